@@ -1,0 +1,39 @@
+# Dependencies, all from Debian packages (see README).
+find_package(Threads REQUIRED)
+
+# xsimd 8.1 (libxsimd-dev): its exported target links "xtl", which Debian's
+# config never finds; drop that link (DEPS.md §2.9).
+find_package(xsimd 8.1 CONFIG QUIET)
+if(TARGET xsimd AND NOT TARGET xtl)
+  set_target_properties(xsimd PROPERTIES INTERFACE_LINK_LIBRARIES "")
+endif()
+
+# libcpuid (libcpuid-dev) ships only a pkg-config file; x86 only.
+set(SIMDAX_X86 OFF)
+set(SIMDAX_AARCH64 OFF)
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  set(SIMDAX_X86 ON)
+  find_package(PkgConfig REQUIRED)
+  pkg_check_modules(LIBCPUID REQUIRED IMPORTED_TARGET libcpuid)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+  set(SIMDAX_AARCH64 ON)
+endif()
+
+if(SIMDAX_BUILD_TESTS)
+  if(CMAKE_CROSSCOMPILING AND EXISTS /usr/src/googletest/CMakeLists.txt)
+    # No target-arch gtest package: build Debian's sources (NEON.md §5).
+    set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+    set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
+    add_subdirectory(/usr/src/googletest ${CMAKE_BINARY_DIR}/_googletest EXCLUDE_FROM_ALL)
+    if(NOT TARGET GTest::gtest_main)
+      add_library(GTest::gtest_main ALIAS gtest_main)
+      add_library(GTest::gtest ALIAS gtest)
+    endif()
+  else()
+    find_package(GTest REQUIRED)
+  endif()
+endif()
+if(SIMDAX_BUILD_BENCH AND NOT CMAKE_CROSSCOMPILING)
+  find_package(benchmark QUIET)
+endif()
+find_package(nlohmann_json 3 QUIET)

@@ -1,0 +1,48 @@
+#include "error.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace simdax {
+namespace {
+thread_local char g_message[512];
+}
+
+simdax_status fail(simdax_status status, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(g_message, sizeof g_message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+simdax_status ok() {
+    g_message[0] = '\0';
+    return SIMDAX_OK;
+}
+
+}  // namespace simdax
+
+extern "C" {
+
+const char* simdax_last_error(void) { return simdax::g_message; }
+
+const char* simdax_status_name(simdax_status status) {
+    switch (status) {
+        case SIMDAX_OK: return "SIMDAX_OK";
+        case SIMDAX_ERROR_NULL_POINTER: return "SIMDAX_ERROR_NULL_POINTER";
+        case SIMDAX_ERROR_INVALID_ARGUMENT: return "SIMDAX_ERROR_INVALID_ARGUMENT";
+        case SIMDAX_ERROR_SHAPE_MISMATCH: return "SIMDAX_ERROR_SHAPE_MISMATCH";
+        case SIMDAX_ERROR_DTYPE_MISMATCH: return "SIMDAX_ERROR_DTYPE_MISMATCH";
+        case SIMDAX_ERROR_INVALID_AXES: return "SIMDAX_ERROR_INVALID_AXES";
+        case SIMDAX_ERROR_OVERFLOW: return "SIMDAX_ERROR_OVERFLOW";
+        case SIMDAX_ERROR_OVERLAP: return "SIMDAX_ERROR_OVERLAP";
+        case SIMDAX_ERROR_UNSUPPORTED: return "SIMDAX_ERROR_UNSUPPORTED";
+        case SIMDAX_ERROR_OUT_OF_MEMORY: return "SIMDAX_ERROR_OUT_OF_MEMORY";
+    }
+    return "SIMDAX_ERROR_UNKNOWN";
+}
+
+const char* simdax_version(void) { return SIMDAX_VERSION_STRING; }
+
+}  // extern "C"

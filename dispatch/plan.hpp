@@ -1,0 +1,56 @@
+// A created operator: everything execute needs, decided at create time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernel_table.hpp"
+#include "simdax/simdax.h"
+
+namespace simdax {
+
+enum class OpKind { log_softmax, softmax, hardmax, mvn, elementwise };
+
+// The loop form the planner chose (see planner.cpp).
+enum class Form {
+    empty,    // no elements: execute does nothing
+    rows,     // reduced extent innermost and contiguous (elementwise: contiguous runs)
+    cols,     // kept extent innermost and contiguous; one reduced dim walked by stride
+    general,  // anything else: groups walked by an odometer through stack tiles
+};
+
+enum Operand { kX = 0, kY = 1, kScale = 2, kBias = 3, kOperands = 4 };
+
+// A set of dimensions, outermost first, with each operand's strides (elements).
+struct Dims {
+    int n = 0;
+    int64_t size[SIMDAX_MAX_RANK] = {};
+    int64_t stride[kOperands][SIMDAX_MAX_RANK] = {};
+};
+
+struct Plan {
+    simdax_operator_type type;
+    OpKind op;
+    DType dtype;
+    size_t esize;
+    simdax_isa isa;
+    DtypeKernels k;  // copied: execute does no table look-up
+    Form form;
+    bool has_operand[kOperands];
+
+    Dims outer;      // kept dims iterated one group (or one run) at a time
+    Dims inner;      // reduced dims (general: all of them; rows/cols: one); elementwise: the run
+    int64_t lanes;   // cols: the contiguous kept extent
+    int64_t lane_stride[kOperands];
+    int64_t group_size;
+
+    ActParams act;
+    int normalize_variance;
+    double epsilon;
+
+    // Bytes each operand touches, relative to its base pointer: [lo, hi).
+    int64_t span_lo[kOperands], span_hi[kOperands];
+    bool in_place_ok;  // the output may be exactly the input buffer
+};
+
+}  // namespace simdax

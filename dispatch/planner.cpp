@@ -1,0 +1,132 @@
+// Turns a validated problem into a canonical loop nest (create time only).
+//
+// 1. Drop size-1 dimensions.
+// 2. Merge adjacent dimensions that are both reduced or both kept and
+//    contiguous in every operand (stride[outer] == stride[inner]*size[inner]).
+// 3. Choose the form:
+//    rows    — one reduced dim, innermost, unit stride in input and output:
+//              each group is a contiguous run (chunk kernels);
+//    cols    — one reduced dim and a kept innermost dim with unit stride:
+//              vectorise across the kept lanes (cols kernels);
+//    general — anything else: an odometer over the reduced dims feeds
+//              stack tiles to the chunk kernels.
+//    Element-wise operators: rows when the innermost run is contiguous.
+#include <algorithm>
+
+#include "problem.hpp"
+
+namespace simdax {
+namespace {
+
+struct Dim {
+    int64_t size;
+    int64_t stride[kOperands];
+    bool reduced;
+};
+
+bool mergeable(const Dim& outer, const Dim& inner) {
+    if (outer.reduced != inner.reduced) return false;
+    for (int o = 0; o < kOperands; ++o)
+        if (outer.stride[o] != inner.stride[o] * inner.size) return false;
+    return true;
+}
+
+void push(Dims* ds, const Dim& d) {
+    const int i = ds->n++;
+    ds->size[i] = d.size;
+    for (int o = 0; o < kOperands; ++o) ds->stride[o][i] = d.stride[o];
+}
+
+bool unit(const Dim& d, int o) { return d.stride[o] == 1; }
+
+// Bytes an operand touches relative to its base: [lo, hi).
+void span(const Problem& p, int o, size_t esize, int64_t* lo, int64_t* hi) {
+    int64_t a = 0, b = 0;
+    for (uint32_t d = 0; d < p.rank; ++d) {
+        const int64_t reach = p.strides[o][d] * (p.sizes[d] - 1);
+        (reach < 0 ? a : b) += reach;
+    }
+    *lo = a * int64_t(esize);
+    *hi = (b + 1) * int64_t(esize);
+}
+
+}  // namespace
+
+void make_plan(const Problem& p, simdax_isa isa, const DtypeKernels& k, Plan* plan) {
+    *plan = Plan{};
+    plan->type = p.type;
+    plan->op = p.op;
+    plan->dtype = p.dtype;
+    plan->esize = p.dtype == DType::f32 ? 4 : p.dtype == DType::f64 ? 8 : 2;
+    plan->isa = isa;
+    plan->k = k;
+    plan->act = p.act;
+    plan->normalize_variance = p.normalize_variance;
+    plan->epsilon = p.epsilon;
+    for (int o = 0; o < kOperands; ++o) plan->has_operand[o] = p.has[o];
+
+    int64_t total = 1;
+    for (uint32_t d = 0; d < p.rank; ++d) total *= p.sizes[d];
+    for (int o = 0; o < kOperands; ++o)
+        if (p.has[o]) span(p, o, plan->esize, &plan->span_lo[o], &plan->span_hi[o]);
+    plan->in_place_ok = p.in_place_ok &&
+                        std::equal(p.strides[kX], p.strides[kX] + p.rank, p.strides[kY]);
+    if (total == 0) {
+        plan->form = Form::empty;
+        return;
+    }
+
+    // Steps 1 and 2, innermost first.
+    Dim dims[SIMDAX_MAX_RANK + 1];
+    int n = 0;
+    for (int d = int(p.rank) - 1; d >= 0; --d) {
+        if (p.sizes[d] == 1) continue;
+        Dim cur{p.sizes[d], {}, p.reduced[d]};
+        for (int o = 0; o < kOperands; ++o) cur.stride[o] = p.has[o] ? p.strides[o][d] : 0;
+        if (n > 0 && mergeable(cur, dims[n - 1])) {
+            dims[n - 1].size *= cur.size;
+            continue;
+        }
+        dims[n++] = cur;
+    }
+    std::reverse(dims, dims + n);  // outermost first from here on
+
+    const bool reduction = p.op != OpKind::elementwise;
+    int nred = 0;
+    for (int i = 0; i < n; ++i) nred += dims[i].reduced;
+    if (reduction && nred == 0) {
+        // Every reduced dim had size 1: groups of one element.
+        dims[n++] = Dim{1, {1, 1, 0, 0}, true};
+        nred = 1;
+    }
+    if (!reduction && n == 0) dims[n++] = Dim{1, {1, 1, 0, 0}, false};
+
+    plan->group_size = 1;
+    for (int i = 0; i < n; ++i)
+        if (dims[i].reduced) plan->group_size *= dims[i].size;
+
+    const Dim& last = dims[n - 1];
+    if (!reduction) {
+        for (int i = 0; i + 1 < n; ++i) push(&plan->outer, dims[i]);
+        push(&plan->inner, last);
+        plan->form = (unit(last, kX) && unit(last, kY)) ? Form::rows : Form::general;
+        return;
+    }
+    if (nred == 1 && last.reduced && unit(last, kX) && unit(last, kY)) {
+        plan->form = Form::rows;
+        for (int i = 0; i + 1 < n; ++i) push(&plan->outer, dims[i]);
+        push(&plan->inner, last);
+        return;
+    }
+    if (nred == 1 && !last.reduced && unit(last, kX) && unit(last, kY)) {
+        plan->form = Form::cols;
+        for (int i = 0; i + 1 < n; ++i) push(dims[i].reduced ? &plan->inner : &plan->outer, dims[i]);
+        plan->lanes = last.size;
+        for (int o = 0; o < kOperands; ++o) plan->lane_stride[o] = last.stride[o];
+        return;
+    }
+    plan->form = Form::general;
+    for (int i = 0; i < n; ++i) push(dims[i].reduced ? &plan->inner : &plan->outer, dims[i]);
+}
+
+}  // namespace simdax

@@ -1,0 +1,31 @@
+// A validated operator description in one normal form: resolved strides,
+// a reduce flag per dimension, parameters checked.
+#pragma once
+
+#include "plan.hpp"
+
+namespace simdax {
+
+struct Problem {
+    simdax_operator_type type;
+    OpKind op;
+    DType dtype;
+    uint32_t rank;
+    int64_t sizes[SIMDAX_MAX_RANK];
+    bool has[kOperands];
+    int64_t strides[kOperands][SIMDAX_MAX_RANK];  // scale/bias: 0 where broadcast
+    bool reduced[SIMDAX_MAX_RANK];
+    ActParams act;
+    int normalize_variance;
+    double epsilon;
+    bool in_place_ok;
+};
+
+// Checks every rule of SPEC "Errors" that create can see; on failure sets
+// the thread's message (naming the argument) and returns its status.
+simdax_status validate(const simdax_operator_desc* desc, Problem* out);
+
+// Canonicalises the problem into a loop nest for the given ISA's kernels.
+void make_plan(const Problem& p, simdax_isa isa, const DtypeKernels& k, Plan* out);
+
+}  // namespace simdax

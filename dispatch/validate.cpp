@@ -1,0 +1,265 @@
+// Validation of operator descriptors (SPEC "Errors"). Every message names
+// the argument and the rule it breaks.
+#include <algorithm>
+#include <cmath>
+
+#include "error.hpp"
+#include "problem.hpp"
+
+namespace simdax {
+namespace {
+
+
+bool dtype_of(simdax_dtype d, DType* out) {
+    switch (d) {
+        case SIMDAX_DTYPE_FLOAT32: *out = DType::f32; return true;
+        case SIMDAX_DTYPE_FLOAT16: *out = DType::f16; return true;
+        case SIMDAX_DTYPE_BFLOAT16: *out = DType::bf16; return true;
+        case SIMDAX_DTYPE_FLOAT64: *out = DType::f64; return true;
+    }
+    return false;
+}
+
+// Rank, sizes, element count, byte size and strides of one tensor.
+// Resolves packed strides; an output may not broadcast or overlap itself.
+simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool is_output,
+                           int64_t strides[SIMDAX_MAX_RANK]) {
+    if (!t) return fail(SIMDAX_ERROR_NULL_POINTER, "%s: tensor descriptor is NULL", name);
+    DType dt;
+    if (!dtype_of(t->dtype, &dt))
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.dtype: %d is not a simdax_dtype", name,
+                    int(t->dtype));
+    if (t->rank < 1 || t->rank > SIMDAX_MAX_RANK)
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.rank: %u is outside 1..%d", name, t->rank,
+                    SIMDAX_MAX_RANK);
+    if (!t->sizes) return fail(SIMDAX_ERROR_NULL_POINTER, "%s.sizes: is NULL", name);
+    const int64_t esize = int64_t(simdax_dtype_size(t->dtype));
+    int64_t count = 1;
+    for (uint32_t d = 0; d < t->rank; ++d) {
+        const int64_t s = t->sizes[d];
+        if (s < 0)
+            return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.sizes[%u]: %lld is negative", name, d,
+                        (long long)s);
+        if (s > 0 && __builtin_mul_overflow(count, s, &count))
+            return fail(SIMDAX_ERROR_OVERFLOW, "%s.sizes: the element count overflows 64 bits",
+                        name);
+    }
+    int64_t bytes;
+    if (__builtin_mul_overflow(count, esize, &bytes))
+        return fail(SIMDAX_ERROR_OVERFLOW, "%s.sizes: the byte size overflows 64 bits", name);
+    if (!t->strides) {
+        int64_t s = 1;
+        for (int d = int(t->rank) - 1; d >= 0; --d) {
+            strides[d] = s;
+            s *= std::max<int64_t>(t->sizes[d], 1);
+        }
+        return SIMDAX_OK;
+    }
+    // Explicit strides: the farthest element must stay addressable in bytes.
+    int64_t reach = 0;
+    for (uint32_t d = 0; d < t->rank; ++d) {
+        strides[d] = t->strides[d];
+        const int64_t s = t->strides[d];
+        if (t->sizes[d] <= 1) continue;
+        if (is_output && s == 0)
+            return fail(SIMDAX_ERROR_OVERLAP,
+                        "%s.strides[%u]: 0 (broadcast) makes the output overlap itself", name, d);
+        int64_t a, step;
+        if (s == INT64_MIN || __builtin_mul_overflow(s < 0 ? -s : s, t->sizes[d] - 1, &step) ||
+            __builtin_add_overflow(reach, step, &reach) ||
+            __builtin_mul_overflow(reach, esize, &a))
+            return fail(SIMDAX_ERROR_OVERFLOW, "%s.strides: the byte offset overflows 64 bits",
+                        name);
+    }
+    if (!is_output) return SIMDAX_OK;
+    // No self-overlap: sorted by |stride|, each stride must step past
+    // everything the smaller ones reach (sufficient, and exact for the
+    // layouts views produce).
+    int order[SIMDAX_MAX_RANK], n = 0;
+    for (uint32_t d = 0; d < t->rank; ++d)
+        if (t->sizes[d] > 1) order[n++] = int(d);
+    auto mag = [&](int d) { return strides[d] < 0 ? -strides[d] : strides[d]; };
+    std::sort(order, order + n, [&](int a, int b) { return mag(a) < mag(b); });
+    int64_t extent = 0;
+    for (int i = 0; i < n; ++i) {
+        const int d = order[i];
+        if (mag(d) <= extent)
+            return fail(SIMDAX_ERROR_OVERLAP,
+                        "%s.strides[%d]: %lld makes the output overlap itself", name, d,
+                        (long long)strides[d]);
+        extent += mag(d) * (t->sizes[d] - 1);
+    }
+    return SIMDAX_OK;
+}
+
+simdax_status check_same(const char* name, const simdax_tensor_desc* t,
+                         const simdax_tensor_desc* in) {
+    if (t->dtype != in->dtype)
+        return fail(SIMDAX_ERROR_DTYPE_MISMATCH, "%s.dtype: %d differs from input.dtype %d", name,
+                    int(t->dtype), int(in->dtype));
+    if (t->rank != in->rank)
+        return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "%s.rank: %u differs from input.rank %u", name,
+                    t->rank, in->rank);
+    for (uint32_t d = 0; d < in->rank; ++d)
+        if (t->sizes[d] != in->sizes[d])
+            return fail(SIMDAX_ERROR_SHAPE_MISMATCH,
+                        "%s.sizes[%u]: %lld differs from input.sizes[%u] %lld", name, d,
+                        (long long)t->sizes[d], d, (long long)in->sizes[d]);
+    return SIMDAX_OK;
+}
+
+simdax_status check_input_output(const simdax_tensor_desc* in, const simdax_tensor_desc* out,
+                                 Problem* p) {
+    simdax_status s;
+    if ((s = check_tensor("input", in, false, p->strides[kX])) != SIMDAX_OK) return s;
+    if ((s = check_tensor("output", out, true, p->strides[kY])) != SIMDAX_OK) return s;
+    if ((s = check_same("output", out, in)) != SIMDAX_OK) return s;
+    dtype_of(in->dtype, &p->dtype);
+    p->rank = in->rank;
+    std::copy(in->sizes, in->sizes + in->rank, p->sizes);
+    p->has[kX] = p->has[kY] = true;
+    return SIMDAX_OK;
+}
+
+simdax_status check_axes(uint32_t count, const uint32_t* axes, Problem* p) {
+    if (count == 0) return fail(SIMDAX_ERROR_INVALID_AXES, "axes: the axis set is empty");
+    if (!axes) return fail(SIMDAX_ERROR_NULL_POINTER, "axes: is NULL with axis_count %u", count);
+    if (count > p->rank)
+        return fail(SIMDAX_ERROR_INVALID_AXES, "axis_count: %u exceeds the rank %u", count,
+                    p->rank);
+    for (uint32_t i = 0; i < count; ++i) {
+        if (axes[i] >= p->rank)
+            return fail(SIMDAX_ERROR_INVALID_AXES, "axes[%u]: %u is outside [0, %u]", i, axes[i],
+                        p->rank - 1);
+        if (p->reduced[axes[i]])
+            return fail(SIMDAX_ERROR_INVALID_AXES, "axes[%u]: axis %u is repeated", i, axes[i]);
+        p->reduced[axes[i]] = true;
+    }
+    return SIMDAX_OK;
+}
+
+simdax_status check_finite(const char* name, float v) {
+    if (!std::isfinite(v))
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s: %g is not finite", name, double(v));
+    return SIMDAX_OK;
+}
+
+simdax_status check_activation(const char* name, const simdax_activation_desc& a,
+                               ActParams* out) {
+    if (!simdax_activation_name(a.type))
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.type: %d is not a simdax_activation_type",
+                    name, int(a.type));
+    const float v[3] = {a.alpha, a.beta, a.gamma};
+    const char* field[3] = {"alpha", "beta", "gamma"};
+    for (int i = 0; i < 3; ++i)
+        if (!std::isfinite(v[i]))
+            return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.%s: %g is not finite", name, field[i],
+                        double(v[i]));
+    if ((a.type == SIMDAX_ACTIVATION_CELU || a.type == SIMDAX_ACTIVATION_SOFTPLUS) &&
+        a.alpha == 0.0f)
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.alpha: must not be 0 for %s (divides by it)",
+                    name, simdax_activation_name(a.type));
+    *out = ActParams{a.type, a.alpha, a.beta, a.gamma};
+    return SIMDAX_OK;
+}
+
+// Scale or Bias: input's rank and dtype, each size the input's or 1.
+simdax_status check_broadcast(const char* name, const simdax_tensor_desc* t,
+                              const simdax_tensor_desc* in, Problem* p, Operand which) {
+    simdax_status s;
+    if ((s = check_tensor(name, t, false, p->strides[which])) != SIMDAX_OK) return s;
+    if (t->dtype != in->dtype)
+        return fail(SIMDAX_ERROR_DTYPE_MISMATCH, "%s.dtype: %d differs from input.dtype %d", name,
+                    int(t->dtype), int(in->dtype));
+    if (t->rank != in->rank)
+        return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "%s.rank: %u differs from input.rank %u", name,
+                    t->rank, in->rank);
+    for (uint32_t d = 0; d < in->rank; ++d) {
+        if (t->sizes[d] == in->sizes[d]) continue;
+        if (t->sizes[d] != 1)
+            return fail(SIMDAX_ERROR_SHAPE_MISMATCH,
+                        "%s.sizes[%u]: %lld is neither input.sizes[%u] (%lld) nor 1", name, d,
+                        (long long)t->sizes[d], d, (long long)in->sizes[d]);
+        p->strides[which][d] = 0;
+    }
+    p->has[which] = true;
+    return SIMDAX_OK;
+}
+
+simdax_status validate_axes_op(const simdax_axes_op_desc* d, OpKind op, Problem* p) {
+    simdax_status s;
+    p->op = op;
+    if ((s = check_input_output(d->input, d->output, p)) != SIMDAX_OK) return s;
+    return check_axes(d->axis_count, d->axes, p);
+}
+
+simdax_status validate_mvn(const simdax_mvn_desc* d, Problem* p) {
+    simdax_status s;
+    p->op = OpKind::mvn;
+    if ((s = check_input_output(d->input, d->output, p)) != SIMDAX_OK) return s;
+    if ((s = check_axes(d->axis_count, d->axes, p)) != SIMDAX_OK) return s;
+    if (d->scale && (s = check_broadcast("scale", d->scale, d->input, p, kScale)) != SIMDAX_OK)
+        return s;
+    if (d->bias && (s = check_broadcast("bias", d->bias, d->input, p, kBias)) != SIMDAX_OK)
+        return s;
+    if (d->normalize_variance != 0 && d->normalize_variance != 1)
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "normalize_variance: %d is neither 0 nor 1",
+                    d->normalize_variance);
+    if (!std::isfinite(d->epsilon) || d->epsilon < 0.0f)
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "epsilon: %g must be finite and >= 0",
+                    double(d->epsilon));
+    p->normalize_variance = d->normalize_variance;
+    p->epsilon = double(d->epsilon);
+    if (d->fused_activation)
+        return check_activation("fused_activation", *d->fused_activation, &p->act);
+    return SIMDAX_OK;
+}
+
+simdax_status validate_elementwise(const simdax_tensor_desc* in, const simdax_tensor_desc* out,
+                                   Problem* p) {
+    p->op = OpKind::elementwise;
+    p->in_place_ok = true;
+    return check_input_output(in, out, p);
+}
+
+}  // namespace
+
+simdax_status validate(const simdax_operator_desc* desc, Problem* p) {
+    *p = Problem{};
+    p->act = ActParams{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
+    if (!desc) return fail(SIMDAX_ERROR_NULL_POINTER, "desc: operator descriptor is NULL");
+    if (!desc->desc) return fail(SIMDAX_ERROR_NULL_POINTER, "desc->desc: is NULL");
+    p->type = desc->type;
+    switch (desc->type) {
+        case SIMDAX_OPERATOR_LOG_SOFTMAX:
+            return validate_axes_op(static_cast<const simdax_axes_op_desc*>(desc->desc),
+                                    OpKind::log_softmax, p);
+        case SIMDAX_OPERATOR_SOFTMAX:
+            return validate_axes_op(static_cast<const simdax_axes_op_desc*>(desc->desc),
+                                    OpKind::softmax, p);
+        case SIMDAX_OPERATOR_HARDMAX:
+            return validate_axes_op(static_cast<const simdax_axes_op_desc*>(desc->desc),
+                                    OpKind::hardmax, p);
+        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
+            return validate_mvn(static_cast<const simdax_mvn_desc*>(desc->desc), p);
+        case SIMDAX_OPERATOR_HARD_SIGMOID: {
+            auto* d = static_cast<const simdax_hard_sigmoid_desc*>(desc->desc);
+            simdax_status s;
+            if ((s = check_finite("alpha", d->alpha)) != SIMDAX_OK) return s;
+            if ((s = check_finite("beta", d->beta)) != SIMDAX_OK) return s;
+            p->act = ActParams{SIMDAX_ACTIVATION_HARD_SIGMOID, d->alpha, d->beta, 0};
+            return validate_elementwise(d->input, d->output, p);
+        }
+        case SIMDAX_OPERATOR_ACTIVATION: {
+            auto* d = static_cast<const simdax_activation_op_desc*>(desc->desc);
+            simdax_status s;
+            if ((s = check_activation("activation", d->activation, &p->act)) != SIMDAX_OK)
+                return s;
+            return validate_elementwise(d->input, d->output, p);
+        }
+    }
+    return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "desc->type: %d is not a simdax_operator_type",
+                int(desc->type));
+}
+
+}  // namespace simdax

@@ -1,0 +1,291 @@
+/*
+ * simdax — vectorized CPU kernels for LogSoftmax, Softmax, Hardmax,
+ * MeanVarianceNormalization (with fused activation), HardSigmoid and the
+ * DirectML activations, with DirectML / ONNX semantics.
+ *
+ * C99 API. Lifecycle: describe tensors and an operator, create it once
+ * (validation and planning happen here), execute it any number of times —
+ * from any number of threads at once; execute never allocates and never
+ * takes a lock — then destroy it. One-shot helpers do all three.
+ *
+ * Every failing call returns a status other than SIMDAX_OK, writes nothing
+ * to any output, and leaves a message for the calling thread in
+ * simdax_last_error() that names the argument and the rule it broke.
+ */
+#ifndef SIMDAX_SIMDAX_H
+#define SIMDAX_SIMDAX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#  define SIMDAX_API
+#elif defined(__GNUC__)
+#  define SIMDAX_API __attribute__((visibility("default")))
+#else
+#  define SIMDAX_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SIMDAX_VERSION_MAJOR 0
+#define SIMDAX_VERSION_MINOR 1
+#define SIMDAX_VERSION_PATCH 0
+#define SIMDAX_MAX_RANK 8
+
+/* ------------------------------------------------------------------ status */
+typedef enum simdax_status {
+    SIMDAX_OK = 0,
+    SIMDAX_ERROR_NULL_POINTER = 1,     /* a required pointer is NULL */
+    SIMDAX_ERROR_INVALID_ARGUMENT = 2, /* a value outside its domain (rank, size, epsilon, enum) */
+    SIMDAX_ERROR_SHAPE_MISMATCH = 3,   /* ranks or sizes that must agree do not */
+    SIMDAX_ERROR_DTYPE_MISMATCH = 4,   /* data types that must agree do not */
+    SIMDAX_ERROR_INVALID_AXES = 5,     /* empty, repeated or out-of-range axis */
+    SIMDAX_ERROR_OVERFLOW = 6,         /* element count, byte size or offset beyond 64 bits */
+    SIMDAX_ERROR_OVERLAP = 7,          /* output overlaps itself, or the input where not allowed */
+    SIMDAX_ERROR_UNSUPPORTED = 8,      /* ISA not compiled in or not supported by this CPU/OS */
+    SIMDAX_ERROR_OUT_OF_MEMORY = 9     /* create could not allocate its plan */
+} simdax_status;
+
+/* Name of a status ("SIMDAX_ERROR_INVALID_AXES"); never NULL. */
+SIMDAX_API const char* simdax_status_name(simdax_status status);
+
+/* Message of the last failing call on this thread ("" if none). The pointer
+ * stays valid until the next simdax call on the same thread. */
+SIMDAX_API const char* simdax_last_error(void);
+
+/* "MAJOR.MINOR.PATCH" of the linked library. */
+SIMDAX_API const char* simdax_version(void);
+
+/* ----------------------------------------------------------------- tensors */
+typedef enum simdax_dtype {
+    SIMDAX_DTYPE_FLOAT32 = 1,
+    SIMDAX_DTYPE_FLOAT16 = 2,  /* IEEE binary16, passed as uint16_t bit patterns */
+    SIMDAX_DTYPE_BFLOAT16 = 3, /* upper 16 bits of a binary32 */
+    SIMDAX_DTYPE_FLOAT64 = 4
+} simdax_dtype;
+
+/* Bytes per element of a dtype, 0 for an unknown one. */
+SIMDAX_API size_t simdax_dtype_size(simdax_dtype dtype);
+
+/* A view of memory: element (i0..ir-1) lives at
+ * base + sum(ik * strides[k]) elements, with base the pointer given to execute.
+ * sizes: rank entries >= 0 (a zero size makes an empty tensor).
+ * strides: NULL = packed row-major; otherwise rank entries in elements, any
+ * sign; 0 (broadcast) is allowed for inputs only. */
+typedef struct simdax_tensor_desc {
+    simdax_dtype dtype;
+    uint32_t rank; /* 1..SIMDAX_MAX_RANK */
+    const int64_t* sizes;
+    const int64_t* strides;
+} simdax_tensor_desc;
+
+/* ------------------------------------------------------------- activations */
+typedef enum simdax_activation_type {
+    SIMDAX_ACTIVATION_IDENTITY = 0,          /* x */
+    SIMDAX_ACTIVATION_LINEAR = 1,            /* alpha*x + beta */
+    SIMDAX_ACTIVATION_RELU = 2,              /* max(0, x) */
+    SIMDAX_ACTIVATION_LEAKY_RELU = 3,        /* x >= 0 ? x : alpha*x            [alpha 0.01] */
+    SIMDAX_ACTIVATION_ELU = 4,               /* x >= 0 ? x : alpha*(exp(x)-1)   [alpha 1] */
+    SIMDAX_ACTIVATION_CELU = 5,              /* max(0,x) + min(0, alpha*(exp(x/alpha)-1)) [alpha 1] */
+    SIMDAX_ACTIVATION_SCALED_ELU = 6,        /* x > 0 ? gamma*x : gamma*alpha*(exp(x)-1) [alpha 1.67326319, gamma 1.05070102] */
+    SIMDAX_ACTIVATION_SIGMOID = 7,           /* 1 / (1 + exp(-x)) */
+    SIMDAX_ACTIVATION_HARD_SIGMOID = 8,      /* max(0, min(alpha*x + beta, 1)) [alpha 0.2, beta 0.5] */
+    SIMDAX_ACTIVATION_TANH = 9,              /* tanh(x) */
+    SIMDAX_ACTIVATION_SCALED_TANH = 10,      /* alpha * tanh(beta*x)            [alpha 1, beta 1] */
+    SIMDAX_ACTIVATION_SOFTPLUS = 11,         /* ln(1 + exp(alpha*x)) / alpha    [alpha = steepness 1] */
+    SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS = 12, /* alpha * ln(1 + exp(beta*x)) [alpha 1, beta 1] */
+    SIMDAX_ACTIVATION_SOFTSIGN = 13,         /* x / (1 + |x|) */
+    SIMDAX_ACTIVATION_THRESHOLDED_RELU = 14, /* x > alpha ? x : 0               [alpha 1] */
+    SIMDAX_ACTIVATION_SHRINK = 15,           /* x > beta ? x - alpha : (x < -beta ? x + alpha : 0)
+                                                [alpha = bias 0, beta = threshold 0.5] */
+    SIMDAX_ACTIVATION_GELU = 16              /* 0.5*x*(1 + erf(x/sqrt(2))) */
+} simdax_activation_type;
+#define SIMDAX_ACTIVATION_COUNT 17
+
+/* An activation and its parameters. Which of alpha/beta/gamma a type reads
+ * is listed above (softplus: alpha is the steepness; shrink: alpha is the
+ * bias, beta the threshold). Unused fields are ignored. */
+typedef struct simdax_activation_desc {
+    simdax_activation_type type;
+    float alpha;
+    float beta;
+    float gamma;
+} simdax_activation_desc;
+
+/* The activation with DirectML's documented default parameters. */
+SIMDAX_API simdax_activation_desc simdax_activation_default(simdax_activation_type type);
+
+/* Name of an activation ("leaky_relu"), NULL for an unknown type. */
+SIMDAX_API const char* simdax_activation_name(simdax_activation_type type);
+
+/* --------------------------------------------------- operator descriptors */
+typedef enum simdax_operator_type {
+    SIMDAX_OPERATOR_LOG_SOFTMAX = 1, /* simdax_log_softmax_desc */
+    SIMDAX_OPERATOR_SOFTMAX = 2,     /* simdax_softmax_desc */
+    SIMDAX_OPERATOR_HARDMAX = 3,     /* simdax_hardmax_desc */
+    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION = 4, /* simdax_mvn_desc */
+    SIMDAX_OPERATOR_HARD_SIGMOID = 5, /* simdax_hard_sigmoid_desc */
+    SIMDAX_OPERATOR_ACTIVATION = 6    /* simdax_activation_op_desc */
+} simdax_operator_type;
+
+/* LogSoftmax / Softmax / Hardmax over a set of axes (DML_ACTIVATION_*1).
+ * axes: axis_count distinct indices in [0, rank-1], any order. */
+typedef struct simdax_axes_op_desc {
+    const simdax_tensor_desc* input;
+    const simdax_tensor_desc* output;
+    uint32_t axis_count;
+    const uint32_t* axes;
+} simdax_axes_op_desc;
+typedef simdax_axes_op_desc simdax_log_softmax_desc;
+typedef simdax_axes_op_desc simdax_softmax_desc;
+typedef simdax_axes_op_desc simdax_hardmax_desc;
+
+/* MeanVarianceNormalization (DML_MEAN_VARIANCE_NORMALIZATION1).
+ * scale, bias: optional (NULL); same rank and dtype as input, each size equal
+ * to the input's or 1. epsilon: finite, >= 0. fused_activation: optional. */
+typedef struct simdax_mvn_desc {
+    const simdax_tensor_desc* input;
+    const simdax_tensor_desc* scale;
+    const simdax_tensor_desc* bias;
+    const simdax_tensor_desc* output;
+    uint32_t axis_count;
+    const uint32_t* axes;
+    int normalize_variance; /* 0 or 1 */
+    float epsilon;
+    const simdax_activation_desc* fused_activation;
+} simdax_mvn_desc;
+
+/* HardSigmoid (DML_ACTIVATION_HARD_SIGMOID): finite alpha, beta. The output
+ * may be the input buffer (same pointer, same strides). */
+typedef struct simdax_hard_sigmoid_desc {
+    const simdax_tensor_desc* input;
+    const simdax_tensor_desc* output;
+    float alpha;
+    float beta;
+} simdax_hard_sigmoid_desc;
+
+/* Any activation as a standalone element-wise operator; in place allowed. */
+typedef struct simdax_activation_op_desc {
+    const simdax_tensor_desc* input;
+    const simdax_tensor_desc* output;
+    simdax_activation_desc activation;
+} simdax_activation_op_desc;
+
+/* The generic descriptor, as DML_OPERATOR_DESC: desc points at the struct
+ * named beside the type. */
+typedef struct simdax_operator_desc {
+    simdax_operator_type type;
+    const void* desc;
+} simdax_operator_desc;
+
+/* --------------------------------------------------------------- operators */
+typedef struct simdax_operator simdax_operator;
+
+/* Buffers for one execution. Each pointer is the address of element
+ * (0,...,0) of its tensor. scale/bias are read only by an MVN operator
+ * created with that tensor, and must then be non-NULL. */
+typedef struct simdax_bindings {
+    const void* input;
+    const void* scale;
+    const void* bias;
+    void* output;
+} simdax_bindings;
+
+/* Validates the descriptor and plans the loop nest. On success *op owns a
+ * copy of everything it needs; the descriptor may be freed. */
+SIMDAX_API simdax_status simdax_operator_create(const simdax_operator_desc* desc,
+                                                simdax_operator** op);
+
+/* Runs a created operator. Thread-safe, no allocation, no locks. Rejects
+ * NULL buffers and any output overlap the operator forbids. */
+SIMDAX_API simdax_status simdax_operator_execute(const simdax_operator* op,
+                                                 const simdax_bindings* bindings);
+
+/* Frees an operator; NULL is ignored. */
+SIMDAX_API void simdax_operator_destroy(simdax_operator* op);
+
+/* The operator type a created operator runs. */
+SIMDAX_API simdax_operator_type simdax_operator_get_type(const simdax_operator* op);
+
+/* One-shot: create, execute, destroy. Planning costs are paid every call. */
+SIMDAX_API simdax_status simdax_log_softmax(const simdax_log_softmax_desc* desc,
+                                            const void* input, void* output);
+SIMDAX_API simdax_status simdax_softmax(const simdax_softmax_desc* desc,
+                                        const void* input, void* output);
+SIMDAX_API simdax_status simdax_hardmax(const simdax_hardmax_desc* desc,
+                                        const void* input, void* output);
+SIMDAX_API simdax_status simdax_mean_variance_normalization(const simdax_mvn_desc* desc,
+                                                            const void* input, const void* scale,
+                                                            const void* bias, void* output);
+SIMDAX_API simdax_status simdax_hard_sigmoid(const simdax_hard_sigmoid_desc* desc,
+                                             const void* input, void* output);
+SIMDAX_API simdax_status simdax_activation(const simdax_activation_op_desc* desc,
+                                           const void* input, void* output);
+
+/* -------------------------------------------------------------------- ISA */
+typedef enum simdax_isa {
+    SIMDAX_ISA_SCALAR = 0,     /* portable C++ */
+    SIMDAX_ISA_AVX2 = 1,       /* AVX2 + FMA + F16C */
+    SIMDAX_ISA_AVX512 = 2,     /* AVX-512 F/CD/BW/DQ/VL */
+    SIMDAX_ISA_AVX512FP16 = 3, /* + AVX512-FP16, AVX512-BF16 */
+    SIMDAX_ISA_NEON = 4,       /* aarch64 NEON */
+    SIMDAX_ISA_NEONFP16 = 5    /* + ARMv8.2 FP16 vector arithmetic */
+} simdax_isa;
+#define SIMDAX_ISA_COUNT 6
+
+/* "scalar", "avx2", "avx512", "avx512fp16", "neon", "neonfp16"; NULL if unknown. */
+SIMDAX_API const char* simdax_isa_name(simdax_isa isa);
+/* Parses a name above; SIMDAX_ERROR_INVALID_ARGUMENT for anything else. */
+SIMDAX_API simdax_status simdax_isa_from_name(const char* name, simdax_isa* isa);
+/* 1 if kernels for the ISA are compiled into this library. */
+SIMDAX_API int simdax_isa_compiled(simdax_isa isa);
+/* 1 if compiled in and this CPU and OS can run it. */
+SIMDAX_API int simdax_isa_supported(simdax_isa isa);
+
+/* Caps the ISA used by operators created afterwards (and by the one-shot
+ * calls). The environment variable SIMDAX_MAX_ISA sets the initial cap.
+ * SIMDAX_ERROR_UNSUPPORTED if the CPU, OS or build lacks that ISA. */
+SIMDAX_API simdax_status simdax_set_max_isa(simdax_isa isa);
+/* The ISA new operators will use: the best supported one under the cap. */
+SIMDAX_API simdax_isa simdax_active_isa(void);
+/* CPU brand string and vendor, as detected ("" if unknown). */
+SIMDAX_API const char* simdax_cpu_name(void);
+SIMDAX_API const char* simdax_cpu_vendor(void);
+/* Space-separated CPU features that matter to simdax as the CPU reports
+ * them ("avx2 fma f16c avx512f ..."), plus os-ymm / os-zmm when the OS
+ * enables that register state (a level is usable only with both). */
+SIMDAX_API const char* simdax_cpu_features(void);
+
+/* The ISA a created operator was planned for. */
+SIMDAX_API simdax_isa simdax_operator_isa(const simdax_operator* op);
+
+/* ------------------------------------------------------------ ONNX helpers */
+/* Map an ONNX node to an axis set. rank: the input's rank. has_axis: 0 when
+ * the node has no `axis` attribute (the opset's default applies).
+ * LogSoftmax/Softmax/Hardmax: opset < 13 coerces to 2-D at axis (default 1):
+ * {axis..rank-1}; opset >= 13: {axis} (default -1). axes must hold
+ * SIMDAX_MAX_RANK entries; *axis_count receives the count. */
+SIMDAX_API simdax_status simdax_onnx_softmax_axes(int64_t opset, uint32_t rank, int has_axis,
+                                                  int64_t axis, uint32_t* axes,
+                                                  uint32_t* axis_count);
+
+/* ONNX MeanVarianceNormalization (opset 9, 13): onnx_axes (NULL for the
+ * default {0,2,3}), negative values counted from the end. Fills axes,
+ * *axis_count, and *epsilon (1e-9), normalize_variance is always 1. */
+SIMDAX_API simdax_status simdax_onnx_mvn_axes(uint32_t rank, const int64_t* onnx_axes,
+                                              uint32_t onnx_axis_count, uint32_t* axes,
+                                              uint32_t* axis_count, float* epsilon);
+
+/* ONNX HardSigmoid (opsets 1, 6, 22): alpha/beta defaults 0.2 / 0.5 when
+ * the attribute is absent (has_* = 0). */
+SIMDAX_API simdax_status simdax_onnx_hard_sigmoid_params(int has_alpha, float alpha, int has_beta,
+                                                         float beta, float* out_alpha,
+                                                         float* out_beta);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SIMDAX_SIMDAX_H */

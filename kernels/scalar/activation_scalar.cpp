@@ -1,0 +1,87 @@
+// Portable activations (SPEC "Fused activations"), used standalone and fused
+// into MVN. Stable forms where the literal formula overflows or cancels.
+#include <cmath>
+
+#include "scalar_kernels.hpp"
+
+namespace simdax::kernels::scalar {
+
+namespace {
+// ln(1 + exp(z)) without overflow for large z.
+template <class Acc>
+Acc softplus1(Acc z) {
+    return z > Acc(0) ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
+}
+}  // namespace
+
+template <class Acc>
+Acc activate(Acc x, const ActParams& a) {
+    const Acc alpha = Acc(a.alpha), beta = Acc(a.beta), gamma = Acc(a.gamma);
+    switch (a.type) {
+        case SIMDAX_ACTIVATION_IDENTITY: return x;
+        case SIMDAX_ACTIVATION_LINEAR: return alpha * x + beta;
+        case SIMDAX_ACTIVATION_RELU: return x < Acc(0) ? Acc(0) : x;
+        case SIMDAX_ACTIVATION_LEAKY_RELU: return x >= Acc(0) ? x : alpha * x;
+        case SIMDAX_ACTIVATION_ELU: return x >= Acc(0) ? x : alpha * std::expm1(x);
+        case SIMDAX_ACTIVATION_CELU:
+            return (x > Acc(0) ? x : Acc(0)) +
+                   std::fmin(Acc(0), alpha * std::expm1(x / alpha));
+        case SIMDAX_ACTIVATION_SCALED_ELU:
+            return x > Acc(0) ? gamma * x : gamma * alpha * std::expm1(x);
+        case SIMDAX_ACTIVATION_SIGMOID: return Acc(1) / (Acc(1) + std::exp(-x));
+        case SIMDAX_ACTIVATION_HARD_SIGMOID: {
+            const Acc v = alpha * x + beta;
+            if (std::isnan(v)) return v;
+            return v < Acc(0) ? Acc(0) : (v > Acc(1) ? Acc(1) : v);
+        }
+        case SIMDAX_ACTIVATION_TANH: return std::tanh(x);
+        case SIMDAX_ACTIVATION_SCALED_TANH: return alpha * std::tanh(beta * x);
+        case SIMDAX_ACTIVATION_SOFTPLUS: return softplus1(alpha * x) / alpha;
+        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS: return alpha * softplus1(beta * x);
+        case SIMDAX_ACTIVATION_SOFTSIGN: return x / (Acc(1) + std::fabs(x));
+        case SIMDAX_ACTIVATION_THRESHOLDED_RELU: return x > alpha ? x : (std::isnan(x) ? x : Acc(0));
+        case SIMDAX_ACTIVATION_SHRINK:
+            if (std::isnan(x)) return x;
+            return x > beta ? x - alpha : (x < -beta ? x + alpha : Acc(0));
+        case SIMDAX_ACTIVATION_GELU:
+            return Acc(0.5) * x * (Acc(1) + std::erf(x * Acc(0.70710678118654752440)));
+    }
+    return x;
+}
+template float activate<float>(float, const ActParams&);
+template double activate<double>(double, const ActParams&);
+
+namespace {
+template <class T, class F>
+void map(const void* x, void* y, size_t n, F f) {
+    for (size_t i = 0; i < n; ++i) st<T>(y, ptrdiff_t(i), f(ld<T>(x, ptrdiff_t(i))));
+}
+
+// One switch per call, not per element.
+template <class T>
+void activation(const void* x, void* y, size_t n, const ActParams* a) {
+    using Acc = typename Storage<T>::Acc;
+    const ActParams p = *a;
+    switch (p.type) {
+        case SIMDAX_ACTIVATION_IDENTITY: return map<T>(x, y, n, [](Acc v) { return v; });
+        case SIMDAX_ACTIVATION_RELU:
+            return map<T>(x, y, n, [](Acc v) { return v < Acc(0) ? Acc(0) : v; });
+        case SIMDAX_ACTIVATION_HARD_SIGMOID: {
+            const Acc al = Acc(p.alpha), be = Acc(p.beta);
+            return map<T>(x, y, n, [al, be](Acc v) {
+                const Acc t = al * v + be;
+                return t < Acc(0) ? Acc(0) : (t > Acc(1) ? Acc(1) : t);  // NaN passes through
+            });
+        }
+        default: return map<T>(x, y, n, [&p](Acc v) { return activate<Acc>(v, p); });
+    }
+}
+}  // namespace
+
+#define SIMDAX_SCALAR_ACTIVATION(T, sfx)                                             \
+    void activation_##sfx(const void* x, void* y, size_t n, const ActParams* a) {    \
+        activation<T>(x, y, n, a);                                                   \
+    }
+SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_ACTIVATION)
+
+}  // namespace simdax::kernels::scalar

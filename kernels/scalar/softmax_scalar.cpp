@@ -1,0 +1,115 @@
+// Portable LogSoftmax / Softmax passes: online max + sum(exp), then output.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kernel_table.hpp"
+#include "scalar_kernels.hpp"
+#include "scalar_types.hpp"
+
+namespace simdax::kernels::scalar {
+namespace {
+
+constexpr size_t kBlock = 2048;  // a block is re-read from L1 for the sum
+
+// Folds a chunk's (max, sum) into the group state. A side whose max is the
+// new max keeps its sum as is; that keeps an all -inf prefix (sum 0) from
+// turning into exp(-inf - -inf) = NaN.
+inline void combine(MaxSum* s, double cm, double cs) {
+    const double m = s->max;
+    const double nm = cm > m ? cm : m;
+    const double fo = (m == nm) ? 1.0 : std::exp(m - nm);
+    const double fn = (cm == nm) ? 1.0 : std::exp(cm - nm);
+    s->sum = s->sum * fo + cs * fn;
+    s->max = nm;
+}
+
+template <class T>
+void maxsum(const void* x, size_t n, MaxSum* state) {
+    using Acc = typename Storage<T>::Acc;
+    for (size_t b = 0; b < n; b += kBlock) {
+        const size_t e = std::min(n, b + kBlock);
+        Acc cm = -std::numeric_limits<Acc>::infinity();
+        for (size_t i = b; i < e; ++i) cm = std::max(cm, ld<T>(x, i));
+        const Acc shift = std::isinf(cm) && cm < 0 ? Acc(0) : cm;
+        Acc cs = 0;
+        for (size_t i = b; i < e; ++i) cs += std::exp(ld<T>(x, i) - shift);
+        combine(state, double(cm), double(cs));
+    }
+}
+
+template <class T>
+void log_softmax_out(const void* x, void* y, size_t n, const MaxSum* s) {
+    using Acc = typename Storage<T>::Acc;
+    const Acc m = Acc(s->max), ls = Acc(std::log(s->sum));
+    for (size_t i = 0; i < n; ++i) st<T>(y, i, (ld<T>(x, i) - m) - ls);
+}
+
+template <class T>
+void softmax_out(const void* x, void* y, size_t n, const MaxSum* s) {
+    using Acc = typename Storage<T>::Acc;
+    const Acc m = Acc(s->max), inv = Acc(1.0 / s->sum);
+    for (size_t i = 0; i < n; ++i) st<T>(y, i, std::exp(ld<T>(x, i) - m) * inv);
+}
+
+// Columns: lane l of row j is x[j*xrs + l]. Per-lane online max/sum; the sum
+// is rescaled only when the max grows.
+template <class T, bool kLog>
+void softmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+    using Acc = typename Storage<T>::Acc;
+    constexpr size_t kLanes = 64;
+    Acc mx[kLanes], sm[kLanes];
+    for (size_t l0 = 0; l0 < k; l0 += kLanes) {
+        const size_t w = std::min(kLanes, k - l0);
+        for (size_t l = 0; l < w; ++l) {
+            mx[l] = -std::numeric_limits<Acc>::infinity();
+            sm[l] = 0;
+        }
+        for (size_t j = 0; j < r; ++j) {
+            const ptrdiff_t row = ptrdiff_t(j) * xrs + ptrdiff_t(l0);
+            for (size_t l = 0; l < w; ++l) {
+                const Acc v = ld<T>(x, row + ptrdiff_t(l));
+                if (v > mx[l]) {
+                    sm[l] = sm[l] * std::exp(mx[l] - v) + Acc(1);
+                    mx[l] = v;
+                } else if (!(std::isinf(v) && v < 0)) {
+                    sm[l] += std::exp(v - mx[l]);  // NaN stays NaN
+                }
+            }
+        }
+        for (size_t l = 0; l < w; ++l) {
+            if (std::isinf(mx[l]) && mx[l] > 0) sm[l] = std::numeric_limits<Acc>::quiet_NaN();
+            sm[l] = kLog ? Acc(std::log(sm[l])) : Acc(1) / sm[l];
+        }
+        for (size_t j = 0; j < r; ++j) {
+            const ptrdiff_t xr = ptrdiff_t(j) * xrs + ptrdiff_t(l0);
+            const ptrdiff_t yr = ptrdiff_t(j) * yrs + ptrdiff_t(l0);
+            for (size_t l = 0; l < w; ++l) {
+                const Acc v = ld<T>(x, xr + ptrdiff_t(l)) - mx[l];
+                st<T>(y, yr + ptrdiff_t(l), kLog ? v - sm[l] : std::exp(v) * sm[l]);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+#define SIMDAX_SCALAR_SOFTMAX(T, sfx)                                                 \
+    void maxsum_##sfx(const void* x, size_t n, MaxSum* s) { maxsum<T>(x, n, s); }     \
+    void log_softmax_out_##sfx(const void* x, void* y, size_t n, const MaxSum* s) {   \
+        log_softmax_out<T>(x, y, n, s);                                               \
+    }                                                                                 \
+    void softmax_out_##sfx(const void* x, void* y, size_t n, const MaxSum* s) {       \
+        softmax_out<T>(x, y, n, s);                                                   \
+    }                                                                                 \
+    void log_softmax_cols_##sfx(const void* x, void* y, size_t r, size_t k,           \
+                                ptrdiff_t xrs, ptrdiff_t yrs) {                       \
+        softmax_cols<T, true>(x, y, r, k, xrs, yrs);                                  \
+    }                                                                                 \
+    void softmax_cols_##sfx(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, \
+                            ptrdiff_t yrs) {                                          \
+        softmax_cols<T, false>(x, y, r, k, xrs, yrs);                                 \
+    }
+SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_SOFTMAX)
+
+}  // namespace simdax::kernels::scalar
