@@ -1,0 +1,88 @@
+// In-memory form of one conformance case (README "case.json"): what the
+// reader produces and the runner and checker consume.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <simdax/simdax.h>
+
+namespace simdax_case {
+
+enum class CaseOp { LogSoftmax, Softmax, Hardmax, MeanVarianceNormalization, HardSigmoid };
+
+const char* case_op_name(CaseOp op);
+
+// Raw bytes of one .bin file, stored in 8-byte words so that every dtype is
+// naturally aligned. Never empty, so data() is never null (the library
+// rejects null buffers even for tensors without elements).
+class ByteBuffer {
+public:
+    ByteBuffer() = default;
+    explicit ByteBuffer(std::size_t bytes) : words_(bytes / 8 + 1), bytes_(bytes) {}
+    void* data() { return words_.data(); }
+    const void* data() const { return words_.data(); }
+    std::size_t size() const { return bytes_; }
+
+private:
+    std::vector<std::uint64_t> words_ = std::vector<std::uint64_t>(1);
+    std::size_t bytes_ = 0;
+};
+
+struct Tensor {
+    std::string name;                               // X, Scale, Bias, Y
+    std::filesystem::path file;                     // absolute or relative to the cwd
+    simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32;      // type in the operator call
+    simdax_dtype file_dtype = SIMDAX_DTYPE_FLOAT32; // type of the values in the file
+    std::vector<std::int64_t> shape;
+    std::optional<std::vector<std::int64_t>> strides;  // inputs only; nullopt = packed
+    std::int64_t offset = 0;                           // inputs only, in elements
+    std::int64_t buffer_elements = 0;                  // elements in the file
+    std::uint64_t element_count = 0;                   // prod(shape)
+    ByteBuffer contents;                               // the file, verbatim
+};
+
+struct Tolerance {
+    double atol = 0;
+    double rtol = 0;
+    std::uint64_t ulps = 0;
+};
+
+struct CaseParams {
+    std::vector<std::uint32_t> axes;                    // softmax family, MVN
+    bool normalize_variance = true;                     // MVN
+    float epsilon = 1e-5f;                              // MVN
+    std::optional<simdax_activation_desc> activation;   // MVN; nullopt = none
+    float alpha = 0.2f;                                 // HardSigmoid
+    float beta = 0.5f;                                  // HardSigmoid
+};
+
+struct Case {
+    std::filesystem::path dir;
+    std::filesystem::path json_path;
+    std::string name;
+    std::string set;
+    CaseOp op = CaseOp::LogSoftmax;
+    CaseParams params;
+    Tolerance tolerance;
+    std::vector<std::string> tags;
+    std::vector<Tensor> inputs;  // X first, then Scale and/or Bias
+    Tensor output;               // Y: packed, contents = the reference
+
+    // The input with this role, or null.
+    const Tensor* input(const std::string& role) const;
+};
+
+// One entry of an index.json.
+struct IndexEntry {
+    std::string name;
+    std::filesystem::path dir;  // root / path
+    std::string op;
+    std::vector<std::string> tags;
+};
+
+}  // namespace simdax_case

@@ -1,0 +1,103 @@
+#include "case_runner.hpp"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "case_error.hpp"
+#include "dtype_codec.hpp"
+
+namespace simdax_case {
+namespace {
+
+// Storage behind one simdax_tensor_desc (which only points at its arrays).
+struct DescStorage {
+    std::vector<std::int64_t> sizes;
+    std::vector<std::int64_t> strides;
+    simdax_tensor_desc desc{};
+
+    explicit DescStorage(const Tensor& t) : sizes(t.shape) {
+        desc.dtype = t.dtype;
+        desc.rank = static_cast<std::uint32_t>(sizes.size());
+        desc.sizes = sizes.data();
+        if (t.strides) {
+            strides = *t.strides;
+            desc.strides = strides.data();
+        }
+    }
+};
+
+const void* element_zero(const Tensor& t) {
+    return static_cast<const unsigned char*>(t.contents.data()) +
+           static_cast<std::size_t>(t.offset) * dtype_bytes(t.dtype);
+}
+
+[[noreturn]] void fail_call(const Case& c, const char* call, simdax_status status) {
+    throw CaseError(c.json_path.string() + ": " + call + " failed: " + simdax_status_name(status) +
+                    ": " + simdax_last_error());
+}
+
+// Byte written into the output before each run: an unwritten element reads
+// as a large finite value (~1.5e16 in float32, 203.25 in float16), never NaN,
+// so it cannot pass for a NaN reference.
+constexpr unsigned char kPoison = 0x5a;
+
+}  // namespace
+
+OperatorRun::OperatorRun(const Case& c) : case_(c) {
+    DescStorage input(c.inputs.front());
+    DescStorage output(c.output);
+    const Tensor* scale_t = c.input("Scale");
+    const Tensor* bias_t = c.input("Bias");
+    std::vector<DescStorage> optional;  // Scale, Bias when present
+    optional.reserve(2);
+    const simdax_tensor_desc* scale = nullptr;
+    const simdax_tensor_desc* bias = nullptr;
+    if (scale_t) scale = &optional.emplace_back(*scale_t).desc;
+    if (bias_t) bias = &optional.emplace_back(*bias_t).desc;
+
+    simdax_axes_op_desc axes_desc{&input.desc, &output.desc,
+                                  static_cast<std::uint32_t>(c.params.axes.size()),
+                                  c.params.axes.data()};
+    simdax_mvn_desc mvn_desc{&input.desc, scale, bias, &output.desc,
+                             static_cast<std::uint32_t>(c.params.axes.size()),
+                             c.params.axes.data(), c.params.normalize_variance ? 1 : 0,
+                             c.params.epsilon, c.params.activation ? &*c.params.activation : nullptr};
+    simdax_hard_sigmoid_desc hs_desc{&input.desc, &output.desc, c.params.alpha, c.params.beta};
+
+    simdax_operator_desc desc{};
+    switch (c.op) {
+    case CaseOp::LogSoftmax: desc = {SIMDAX_OPERATOR_LOG_SOFTMAX, &axes_desc}; break;
+    case CaseOp::Softmax: desc = {SIMDAX_OPERATOR_SOFTMAX, &axes_desc}; break;
+    case CaseOp::Hardmax: desc = {SIMDAX_OPERATOR_HARDMAX, &axes_desc}; break;
+    case CaseOp::MeanVarianceNormalization:
+        desc = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc};
+        break;
+    case CaseOp::HardSigmoid: desc = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs_desc}; break;
+    }
+
+    const simdax_status status = simdax_operator_create(&desc, &op_);
+    if (status != SIMDAX_OK) fail_call(c, "simdax_operator_create", status);
+
+    output_ = ByteBuffer(static_cast<std::size_t>(c.output.element_count) * dtype_bytes(c.output.dtype));
+    bindings_.input = element_zero(c.inputs.front());
+    bindings_.scale = scale_t ? element_zero(*scale_t) : nullptr;
+    bindings_.bias = bias_t ? element_zero(*bias_t) : nullptr;
+    bindings_.output = output_.data();
+}
+
+OperatorRun::~OperatorRun() { simdax_operator_destroy(op_); }
+
+void OperatorRun::execute() {
+    std::memset(output_.data(), kPoison, output_.size());
+    execute_only();
+}
+
+void OperatorRun::execute_only() {
+    const simdax_status status = simdax_operator_execute(op_, &bindings_);
+    if (status != SIMDAX_OK) fail_call(case_, "simdax_operator_execute", status);
+}
+
+simdax_isa OperatorRun::isa() const { return simdax_operator_isa(op_); }
+
+}  // namespace simdax_case

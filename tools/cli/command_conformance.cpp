@@ -1,0 +1,44 @@
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+
+#include "commands.hpp"
+#include "simdax_case.hpp"
+
+namespace simdax_cli {
+
+int command_conformance(const std::string& root) {
+    const auto dirs = simdax_case::find_case_dirs(root);
+    if (dirs.empty()) {
+        std::fprintf(stderr, "simdax: %s: no case.json at or below it\n", root.c_str());
+        return kExitFailure;
+    }
+    const char* isa = simdax_isa_name(simdax_active_isa());
+    std::printf("running %zu cases on isa %s\n", dirs.size(), isa ? isa : "?");
+
+    std::size_t passed = 0;
+    std::size_t failed = 0;
+    for (const auto& dir : dirs) {
+        // A broken case is a failure of its own; the others still run.
+        try {
+            const simdax_case::Case c = simdax_case::load_case(dir);
+            simdax_case::OperatorRun run(c);
+            run.execute();
+            const simdax_case::CheckResult result = simdax_case::check_output(c, run.output());
+            if (result.passed()) {
+                ++passed;
+            } else {
+                ++failed;
+                std::printf("FAIL %s (%s): %s\n", c.name.c_str(), dir.string().c_str(),
+                            simdax_case::describe_failure(c, result).c_str());
+            }
+        } catch (const std::exception& e) {
+            ++failed;
+            std::printf("ERROR %s\n", e.what());
+        }
+    }
+    std::printf("%zu passed, %zu failed\n", passed, failed);
+    return failed == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace simdax_cli

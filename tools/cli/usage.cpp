@@ -1,0 +1,27 @@
+#include "commands.hpp"
+
+namespace simdax_cli {
+
+void print_usage(std::FILE* out) {
+    std::fputs(
+        "usage: simdax [--isa NAME] COMMAND [ARGS]\n"
+        "\n"
+        "commands:\n"
+        "  info                                 CPU, features, ISAs compiled in and supported,\n"
+        "                                       library version, the ISA in use\n"
+        "  run CASE_DIR --out DIR [--repeat N]  run one case, write DIR/output_0.bin (packed,\n"
+        "                                       in the case's dtype); with --repeat, time N\n"
+        "                                       more executions and print median_ns\n"
+        "  conformance ROOT                     run every case at or below ROOT and apply the\n"
+        "                                       pass rule; prints 'N passed, N failed'\n"
+        "\n"
+        "options:\n"
+        "  --isa NAME   cap the ISA (scalar, avx2, avx512, avx512fp16, neon, neonfp16);\n"
+        "               the environment variable SIMDAX_MAX_ISA sets the initial cap\n"
+        "  -h, --help   this message\n"
+        "\n"
+        "exit status: 0 success, 1 failure or a bad case, 2 bad usage\n",
+        out);
+}
+
+}  // namespace simdax_cli
