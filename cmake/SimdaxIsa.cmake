@@ -13,8 +13,8 @@ set(SIMDAX_ISA_ROWS
   "neonfp16|aarch64|-march=armv8.2-a+fp16"
 )
 
-# SIMDAX_ISAS: the ISAs this build compiles in (those with a kernels/<isa>/
-# folder and a matching CPU family, and not switched off).
+# SIMDAX_ISAS: the ISAs this build compiles in (those with sources in
+# kernels/<isa>/ and a matching CPU family, and not switched off).
 set(SIMDAX_ISAS)
 foreach(row IN LISTS SIMDAX_ISA_ROWS)
   string(REPLACE "|" ";" fields "${row}")
@@ -24,7 +24,8 @@ foreach(row IN LISTS SIMDAX_ISA_ROWS)
   string(REPLACE "," ";" flags "${flags}")
   string(TOUPPER "${isa}" ISA)
   option(SIMDAX_ENABLE_${ISA} "Compile the ${isa} kernels" ON)
-  if(NOT SIMDAX_ENABLE_${ISA} OR NOT IS_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${isa})
+  file(GLOB isa_sources ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${isa}/*.cpp)
+  if(NOT SIMDAX_ENABLE_${ISA} OR NOT isa_sources)
     continue()
   endif()
   if(family STREQUAL "x86" AND NOT SIMDAX_X86)

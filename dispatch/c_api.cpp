@@ -84,16 +84,24 @@ simdax_status simdax_operator_create(const simdax_operator_desc* desc, simdax_op
     return ok();
 }
 
-simdax_status simdax_operator_execute(const simdax_operator* op, const simdax_bindings* b) {
+simdax_status simdax_operator_execute_parallel(const simdax_operator* op,
+                                               const simdax_bindings* b,
+                                               const simdax_parallel* par) {
     using namespace simdax;
     if (!op) return fail(SIMDAX_ERROR_NULL_POINTER, "op: is NULL");
     const simdax_status s = check_bindings(op->plan, b);
     if (s != SIMDAX_OK) return s;
-    execute_plan(op->plan, Buffers{static_cast<const char*>(b->input),
-                                   static_cast<char*>(b->output),
-                                   static_cast<const char*>(b->scale),
-                                   static_cast<const char*>(b->bias)});
+    if (par && !par->parallel_for)
+        return fail(SIMDAX_ERROR_NULL_POINTER, "parallel.parallel_for: is NULL");
+    execute_plan(op->plan,
+                 Buffers{static_cast<const char*>(b->input), static_cast<char*>(b->output),
+                         static_cast<const char*>(b->scale), static_cast<const char*>(b->bias)},
+                 par);
     return SIMDAX_OK;
+}
+
+simdax_status simdax_operator_execute(const simdax_operator* op, const simdax_bindings* b) {
+    return simdax_operator_execute_parallel(op, b, nullptr);
 }
 
 void simdax_operator_destroy(simdax_operator* op) { delete op; }

@@ -1,4 +1,5 @@
 #include "error.hpp"
+#include "log_callback.hpp"
 
 #include <cstdarg>
 #include <cstdio>
@@ -13,6 +14,7 @@ simdax_status fail(simdax_status status, const char* fmt, ...) {
     va_start(ap, fmt);
     std::vsnprintf(g_message, sizeof g_message, fmt, ap);
     va_end(ap);
+    log_message(SIMDAX_LOG_ERROR, g_message);
     return status;
 }
 

@@ -1,112 +1,54 @@
-// The loop-nest driver: walks the kept (outer) dimensions and calls the
-// kernels per group (rows, general) or per block of lanes (cols).
+// The scheduler: cuts a plan into units of work and runs them, inline or on
+// the caller's parallel-for. How work is cut depends only on the plan, never
+// on the thread count, so every split gives bitwise the same output:
+//   cols    — unit = (group, block of lanes); lanes are independent;
+//   rows / general, parts == 1 — unit = one whole group (both passes);
+//   parts > 1 — a big group is reduced in parts (phase 1, one state per
+//              part), the parts' states are combined in order, then the
+//              parts are written (phase 2).
 #include "executor.hpp"
 
-#include <cmath>
-#include <cstring>
-#include <limits>
+#include <algorithm>
+
+#include "group_ops.hpp"
 
 namespace simdax {
 namespace {
 
-constexpr size_t kTile = 1024;  // elements per stack tile in the general form
+constexpr int kMaxStates = 256;  // states of one phase-1 batch, on the stack
 
-// Walks a Dims set element by element, keeping each operand's offset.
-struct Odometer {
-    const Dims& d;
-    int64_t idx[SIMDAX_MAX_RANK] = {};
-    int64_t off[kOperands] = {};
-    explicit Odometer(const Dims& dims) : d(dims) {}
-    void next() {
-        for (int i = d.n - 1; i >= 0; --i) {
-            for (int o = 0; o < kOperands; ++o) off[o] += d.stride[o][i];
-            if (++idx[i] < d.size[i]) return;
-            for (int o = 0; o < kOperands; ++o) off[o] -= d.stride[o][i] * d.size[i];
-            idx[i] = 0;
-        }
+template <class F>
+void thunk(void* f, size_t i) {
+    (*static_cast<F*>(f))(i);
+}
+
+// Runs f(0..units-1): inline, or as contiguous ranges on the pool.
+template <class F>
+void run_units(const simdax_parallel* par, size_t units, F f) {
+    if (!par || units <= 1) {
+        for (size_t i = 0; i < units; ++i) f(i);
+        return;
     }
-};
-
-int64_t count(const Dims& d) {
-    int64_t c = 1;
-    for (int i = 0; i < d.n; ++i) c *= d.size[i];
-    return c;
+    const size_t tasks = std::min<size_t>(units, size_t(par->thread_count) * 4);
+    auto task = [&](size_t t) {
+        for (size_t i = units * t / tasks, e = units * (t + 1) / tasks; i < e; ++i) f(i);
+    };
+    par->parallel_for(par->context, tasks, thunk<decltype(task)>, &task);
 }
 
-// Gathers n elements of operand o from base into tile, advancing the walk.
-template <size_t E>
-void gather(const char* base, int o, Odometer* w, size_t n, char* tile) {
-    for (size_t i = 0; i < n; ++i, w->next()) std::memcpy(tile + i * E, base + w->off[o] * E, E);
-}
-template <size_t E>
-void scatter(char* base, Odometer* w, size_t n, const char* tile) {
-    for (size_t i = 0; i < n; ++i, w->next()) std::memcpy(base + w->off[kY] * E, tile + i * E, E);
+void group_offsets(const Plan& p, int64_t g, int64_t off[kOperands]) {
+    Odometer w(p.outer, g);
+    for (int o = 0; o < kOperands; ++o) off[o] = w.off[o];
 }
 
-void write_one(char* p, DType dt) {
-    switch (dt) {
-        case DType::f32: { const float v = 1.0f; std::memcpy(p, &v, 4); break; }
-        case DType::f64: { const double v = 1.0; std::memcpy(p, &v, 8); break; }
-        case DType::f16: { const uint16_t v = 0x3c00; std::memcpy(p, &v, 2); break; }
-        case DType::bf16: { const uint16_t v = 0x3f80; std::memcpy(p, &v, 2); break; }
-    }
-}
-
-double inv_std(const Plan& p, const Moments& m) {
-    return p.normalize_variance ? 1.0 / std::sqrt(m.m2 / m.count + p.epsilon) : 1.0;
-}
-
-MaxSum empty_maxsum() { return MaxSum{-std::numeric_limits<double>::infinity(), 0.0}; }
-ArgMax empty_argmax() { return ArgMax{-std::numeric_limits<double>::infinity(), -1, 0}; }
-
-// ---- rows: the group is one contiguous run of group_size elements ----
-void run_rows(const Plan& p, const Buffers& b, const int64_t off[kOperands]) {
-    const size_t e = p.esize, n = size_t(p.group_size);
-    const char* x = b.x + off[kX] * int64_t(e);
-    char* y = b.y + off[kY] * int64_t(e);
-    switch (p.op) {
-        case OpKind::log_softmax:
-        case OpKind::softmax: {
-            MaxSum s = empty_maxsum();
-            p.k.maxsum(x, n, &s);
-            (p.op == OpKind::softmax ? p.k.softmax_out : p.k.log_softmax_out)(x, y, n, &s);
-            break;
-        }
-        case OpKind::hardmax: {
-            ArgMax s = empty_argmax();
-            p.k.argmax(x, n, 0, &s);
-            std::memset(y, 0, n * e);
-            write_one(y + s.index * int64_t(e), p.dtype);
-            break;
-        }
-        case OpKind::mvn: {
-            Moments m{0, 0, 0};
-            p.k.moments(x, n, &m);
-            NormArgs a{m.mean, inv_std(p, m), nullptr, 0, nullptr, 0, p.act};
-            if (p.has_operand[kScale]) {
-                a.scale = b.scale + off[kScale] * int64_t(e);
-                a.scale_stride = p.inner.stride[kScale][0];
-            }
-            if (p.has_operand[kBias]) {
-                a.bias = b.bias + off[kBias] * int64_t(e);
-                a.bias_stride = p.inner.stride[kBias][0];
-            }
-            p.k.normalize(x, y, n, &a);
-            break;
-        }
-        case OpKind::elementwise: {
-            p.k.activation(x, y, size_t(p.inner.size[0]), &p.act);
-            break;
-        }
-    }
-}
-
-// ---- cols: one reduced dim by stride, lanes contiguous ----
-void run_cols(const Plan& p, const Buffers& b, const int64_t off[kOperands]) {
-    const int64_t e = int64_t(p.esize);
+void run_cols_unit(const Plan& p, const Buffers& b, int64_t g, int64_t block) {
+    int64_t off[kOperands];
+    group_offsets(p, g, off);
+    const int64_t l0 = block * p.lane_block, e = int64_t(p.esize);
+    for (int o = 0; o < kOperands; ++o) off[o] += l0 * p.lane_stride[o];
     const char* x = b.x + off[kX] * e;
     char* y = b.y + off[kY] * e;
-    const size_t r = size_t(p.inner.size[0]), k = size_t(p.lanes);
+    const size_t r = size_t(p.inner.size[0]), k = size_t(std::min(p.lane_block, p.lanes - l0));
     const ptrdiff_t xrs = p.inner.stride[kX][0], yrs = p.inner.stride[kY][0];
     switch (p.op) {
         case OpKind::log_softmax: p.k.log_softmax_cols(x, y, r, k, xrs, yrs); break;
@@ -131,126 +73,73 @@ void run_cols(const Plan& p, const Buffers& b, const int64_t off[kOperands]) {
     }
 }
 
-// ---- general: any strides; the group is walked through stack tiles ----
-template <size_t E>
-class GeneralGroup {
-public:
-    GeneralGroup(const Plan& p, const Buffers& b, const int64_t off[kOperands]) : p_(p) {
-        x_ = b.x + off[kX] * int64_t(E);
-        y_ = b.y + off[kY] * int64_t(E);
-        s_ = b.scale ? b.scale + off[kScale] * int64_t(E) : nullptr;
-        b_ = b.bias ? b.bias + off[kBias] * int64_t(E) : nullptr;
-        n_ = size_t(p.op == OpKind::elementwise ? p.inner.size[0] : p.group_size);
-        // A group that fits one tile is gathered once for both passes.
-        whole_ = n_ <= kTile;
-        if (whole_) {
-            Odometer w(p.inner);
-            gather<E>(x_, kX, &w, n_, xt_);
-        }
+// Rows and general forms, for one group-piece source type.
+template <class Pieces>
+void run_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
+    const int64_t groups = count(p.outer), parts = p.parts, len = p.part_len;
+    const int64_t size = p.op == OpKind::elementwise ? p.run : p.group_size;
+    auto range = [&](int64_t q, int64_t* p0, int64_t* p1) {
+        *p0 = q * len;
+        *p1 = std::min(size, *p0 + len);
+    };
+    if (p.op == OpKind::elementwise || parts == 1) {
+        // One unit = one group (or one part of an element-wise run).
+        run_units(par, size_t(groups * parts), [&](size_t u) {
+            int64_t off[kOperands], p0, p1;
+            group_offsets(p, int64_t(u) / parts, off);
+            range(int64_t(u) % parts, &p0, &p1);
+            const Pieces g(p, b, off);
+            GroupState s = empty_state();
+            reduce_range(p, g, p0, p1, &s);
+            output_range(p, g, p0, p1, s);
+        });
+        return;
     }
-
-    void run() {
-        switch (p_.op) {
-            case OpKind::log_softmax:
-            case OpKind::softmax: {
-                MaxSum s = empty_maxsum();
-                tiles([&](const char* xt, size_t n, size_t) { p_.k.maxsum(xt, n, &s); });
-                auto out = p_.op == OpKind::softmax ? p_.k.softmax_out : p_.k.log_softmax_out;
-                tiles([&](const char* xt, size_t n, size_t) { out(xt, yt_, n, &s); }, true);
-                break;
-            }
-            case OpKind::hardmax: {
-                ArgMax s = empty_argmax();
-                tiles([&](const char* xt, size_t n, size_t at) {
-                    p_.k.argmax(xt, n, int64_t(at), &s);
-                });
-                tiles([&](const char*, size_t n, size_t at) {
-                    std::memset(yt_, 0, n * E);
-                    if (s.index >= int64_t(at) && s.index < int64_t(at + n))
-                        write_one(yt_ + (size_t(s.index) - at) * E, p_.dtype);
-                }, true);
-                break;
-            }
-            case OpKind::mvn: {
-                Moments m{0, 0, 0};
-                tiles([&](const char* xt, size_t n, size_t) { p_.k.moments(xt, n, &m); });
-                NormArgs a{m.mean, inv_std(p_, m), nullptr, 1, nullptr, 1, p_.act};
-                Odometer ws(p_.inner), wb(p_.inner);
-                tiles([&](const char* xt, size_t n, size_t) {
-                    if (s_) gather<E>(s_, kScale, &ws, n, st_), a.scale = st_;
-                    if (b_) gather<E>(b_, kBias, &wb, n, bt_), a.bias = bt_;
-                    p_.k.normalize(xt, yt_, n, &a);
-                }, true);
-                break;
-            }
-            case OpKind::elementwise:
-                tiles([&](const char* xt, size_t n, size_t) {
-                    p_.k.activation(xt, yt_, n, &p_.act);
-                }, true);
-                break;
-        }
+    const int64_t batch = std::max<int64_t>(1, kMaxStates / parts);
+    GroupState states[kMaxStates];
+    for (int64_t g0 = 0; g0 < groups; g0 += batch) {
+        const int64_t nb = std::min(batch, groups - g0);
+        run_units(par, size_t(nb * parts), [&](size_t u) {
+            int64_t off[kOperands], p0, p1;
+            group_offsets(p, g0 + int64_t(u) / parts, off);
+            range(int64_t(u) % parts, &p0, &p1);
+            states[u] = empty_state();
+            reduce_range(p, Pieces(p, b, off), p0, p1, &states[u]);
+        });
+        for (int64_t i = 0; i < nb; ++i)
+            for (int64_t q = 1; q < parts; ++q)
+                combine_states(p.op, &states[i * parts], states[i * parts + q]);
+        run_units(par, size_t(nb * parts), [&](size_t u) {
+            int64_t off[kOperands], p0, p1;
+            group_offsets(p, g0 + int64_t(u) / parts, off);
+            range(int64_t(u) % parts, &p0, &p1);
+            output_range(p, Pieces(p, b, off), p0, p1, states[(int64_t(u) / parts) * parts]);
+        });
     }
-
-private:
-    // Calls f(tile, n, position) over the group; with store, writes yt_ back.
-    template <class F>
-    void tiles(F f, bool store = false) {
-        if (whole_) {
-            f(xt_, n_, 0);
-            if (store) {
-                Odometer w(p_.inner);
-                scatter<E>(y_, &w, n_, yt_);
-            }
-            return;
-        }
-        Odometer wx(p_.inner), wy(p_.inner);
-        for (size_t at = 0; at < n_; at += kTile) {
-            const size_t n = n_ - at < kTile ? n_ - at : kTile;
-            gather<E>(x_, kX, &wx, n, xt_);
-            f(xt_, n, at);
-            if (store) scatter<E>(y_, &wy, n, yt_);
-        }
-    }
-
-    const Plan& p_;
-    const char* x_;
-    char* y_;
-    const char* s_;
-    const char* b_;
-    size_t n_;
-    bool whole_;
-    alignas(64) char xt_[kTile * E];
-    alignas(64) char yt_[kTile * E];
-    alignas(64) char st_[kTile * E];
-    alignas(64) char bt_[kTile * E];
-};
-
-template <size_t E>
-void run_general(const Plan& p, const Buffers& b, const int64_t off[kOperands]) {
-    GeneralGroup<E> g(p, b, off);
-    g.run();
-}
-
-using GroupFn = void (*)(const Plan&, const Buffers&, const int64_t*);
-
-GroupFn group_fn(const Plan& p) {
-    switch (p.form) {
-        case Form::rows: return run_rows;
-        case Form::cols: return run_cols;
-        case Form::general:
-            return p.esize == 2 ? run_general<2> : p.esize == 4 ? run_general<4> : run_general<8>;
-        case Form::empty: break;
-    }
-    return nullptr;
 }
 
 }  // namespace
 
-void execute_plan(const Plan& p, const Buffers& b) {
-    const GroupFn fn = group_fn(p);
-    if (!fn) return;
-    Odometer w(p.outer);
-    for (int64_t i = 0, n = count(p.outer); i < n; ++i, w.next()) fn(p, b, w.off);
+void execute_plan(const Plan& p, const Buffers& b, const simdax_parallel* par) {
+    // Small work stays on the calling thread: waking threads costs more.
+    if (par && (par->thread_count <= 1 || p.total < p.parallel_min)) par = nullptr;
+    switch (p.form) {
+        case Form::empty: return;
+        case Form::cols: {
+            const int64_t blocks = (p.lanes + p.lane_block - 1) / p.lane_block;
+            run_units(par, size_t(count(p.outer) * blocks), [&](size_t u) {
+                run_cols_unit(p, b, int64_t(u) / blocks, int64_t(u) % blocks);
+            });
+            return;
+        }
+        case Form::rows: return run_groups<RowPieces>(p, b, par);
+        case Form::general:
+            switch (p.esize) {
+                case 2: return run_groups<TiledPieces<2>>(p, b, par);
+                case 4: return run_groups<TiledPieces<4>>(p, b, par);
+                default: return run_groups<TiledPieces<8>>(p, b, par);
+            }
+    }
 }
 
 }  // namespace simdax

@@ -1,4 +1,5 @@
-// Runs a plan. No allocation, no locks: only the plan (read-only) and the stack.
+// Runs a plan. No allocation, no locks: only the plan (read-only) and the
+// stack; work is optionally spread over the caller's parallel-for.
 #pragma once
 
 #include "plan.hpp"
@@ -12,6 +13,7 @@ struct Buffers {
     const char* bias;
 };
 
-void execute_plan(const Plan& plan, const Buffers& b);
+// par may be null (calling thread only).
+void execute_plan(const Plan& plan, const Buffers& b, const simdax_parallel* par);
 
 }  // namespace simdax

@@ -14,7 +14,8 @@ enum class OpKind { log_softmax, softmax, hardmax, mvn, elementwise };
 // The loop form the planner chose (see planner.cpp).
 enum class Form {
     empty,    // no elements: execute does nothing
-    rows,     // reduced extent innermost and contiguous (elementwise: contiguous runs)
+    rows,     // reduced extent innermost and contiguous: each group is one or more
+              // contiguous runs (elementwise: contiguous runs)
     cols,     // kept extent innermost and contiguous; one reduced dim walked by stride
     general,  // anything else: groups walked by an odometer through stack tiles
 };
@@ -39,10 +40,20 @@ struct Plan {
     bool has_operand[kOperands];
 
     Dims outer;      // kept dims iterated one group (or one run) at a time
-    Dims inner;      // reduced dims (general: all of them; rows/cols: one); elementwise: the run
+    Dims inner;      // reduced dims (general: all of them; cols: one); elementwise: the run
+    Dims segments;   // rows: the reduced dims outside the contiguous run (may be none)
+    int64_t run;     // rows: elements per contiguous run
+    int64_t run_stride[kOperands];  // rows: stride along the run (1 for input/output)
     int64_t lanes;   // cols: the contiguous kept extent
     int64_t lane_stride[kOperands];
     int64_t group_size;
+    int64_t total;  // elements in the tensor
+
+    // How execute cuts the work (executor.cpp); a function of the shape only.
+    int64_t lane_block;    // cols: lanes per unit
+    int64_t parts;         // rows/general: parts per group (element-wise: per run)
+    int64_t part_len;      // elements per part (the last may be shorter)
+    int64_t parallel_min;  // below this many elements, run on the calling thread
 
     ActParams act;
     int normalize_variance;

@@ -4,8 +4,9 @@
 // 2. Merge adjacent dimensions that are both reduced or both kept and
 //    contiguous in every operand (stride[outer] == stride[inner]*size[inner]).
 // 3. Choose the form:
-//    rows    — one reduced dim, innermost, unit stride in input and output:
-//              each group is a contiguous run (chunk kernels);
+//    rows    — the innermost dim is reduced with unit stride in input and
+//              output: a group is one contiguous run, or several (the other
+//              reduced dims), each fed to the chunk kernels in place;
 //    cols    — one reduced dim and a kept innermost dim with unit stride:
 //              vectorise across the kept lanes (cols kernels);
 //    general — anything else: an odometer over the reduced dims feeds
@@ -50,16 +51,11 @@ void span(const Problem& p, int o, size_t esize, int64_t* lo, int64_t* hi) {
     *hi = (b + 1) * int64_t(esize);
 }
 
-}  // namespace
-
-void make_plan(const Problem& p, simdax_isa isa, const DtypeKernels& k, Plan* plan) {
-    *plan = Plan{};
+void choose_form(const Problem& p, Plan* plan) {
     plan->type = p.type;
     plan->op = p.op;
     plan->dtype = p.dtype;
     plan->esize = p.dtype == DType::f32 ? 4 : p.dtype == DType::f64 ? 8 : 2;
-    plan->isa = isa;
-    plan->k = k;
     plan->act = p.act;
     plan->normalize_variance = p.normalize_variance;
     plan->epsilon = p.epsilon;
@@ -71,6 +67,7 @@ void make_plan(const Problem& p, simdax_isa isa, const DtypeKernels& k, Plan* pl
         if (p.has[o]) span(p, o, plan->esize, &plan->span_lo[o], &plan->span_hi[o]);
     plan->in_place_ok = p.in_place_ok &&
                         std::equal(p.strides[kX], p.strides[kX] + p.rank, p.strides[kY]);
+    plan->total = total;
     if (total == 0) {
         plan->form = Form::empty;
         return;
@@ -109,13 +106,16 @@ void make_plan(const Problem& p, simdax_isa isa, const DtypeKernels& k, Plan* pl
     if (!reduction) {
         for (int i = 0; i + 1 < n; ++i) push(&plan->outer, dims[i]);
         push(&plan->inner, last);
+        plan->run = last.size;
         plan->form = (unit(last, kX) && unit(last, kY)) ? Form::rows : Form::general;
         return;
     }
-    if (nred == 1 && last.reduced && unit(last, kX) && unit(last, kY)) {
+    if (last.reduced && unit(last, kX) && unit(last, kY)) {
         plan->form = Form::rows;
-        for (int i = 0; i + 1 < n; ++i) push(&plan->outer, dims[i]);
-        push(&plan->inner, last);
+        for (int i = 0; i + 1 < n; ++i)
+            push(dims[i].reduced ? &plan->segments : &plan->outer, dims[i]);
+        plan->run = last.size;
+        for (int o = 0; o < kOperands; ++o) plan->run_stride[o] = last.stride[o];
         return;
     }
     if (nred == 1 && !last.reduced && unit(last, kX) && unit(last, kY)) {
@@ -127,6 +127,32 @@ void make_plan(const Problem& p, simdax_isa isa, const DtypeKernels& k, Plan* pl
     }
     plan->form = Form::general;
     for (int i = 0; i < n; ++i) push(dims[i].reduced ? &plan->inner : &plan->outer, dims[i]);
+}
+
+// Work split: depends on the shape only, so results never depend on threads.
+void split_work(Plan* plan) {
+    constexpr int64_t kPartLen = int64_t(1) << 16;  // elements: big enough to amortise a state
+    constexpr int64_t kMaxParts = 256;              // executor.cpp: kMaxStates
+    plan->lane_block = 256;
+    const int64_t size = plan->op == OpKind::elementwise ? plan->run : plan->group_size;
+    plan->parts = 1;
+    plan->part_len = size;
+    if (plan->form != Form::cols && size > kPartLen) {
+        plan->parts = std::min(kMaxParts, (size + kPartLen - 1) / kPartLen);
+        plan->part_len = (size + plan->parts - 1) / plan->parts;
+        plan->parts = (size + plan->part_len - 1) / plan->part_len;
+    }
+    plan->parallel_min = plan->op == OpKind::elementwise ? (int64_t(1) << 17) : (int64_t(1) << 15);
+}
+
+}  // namespace
+
+void make_plan(const Problem& p, simdax_isa isa, const DtypeKernels& k, Plan* plan) {
+    *plan = Plan{};
+    plan->isa = isa;
+    plan->k = k;
+    choose_form(p, plan);
+    split_work(plan);
 }
 
 }  // namespace simdax

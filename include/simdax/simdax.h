@@ -30,6 +30,12 @@
 extern "C" {
 #endif
 
+/* Versioning: semantic versioning, MAJOR.MINOR.PATCH; equal to the CMake
+ * project version (checked at configure time) and to simdax_version().
+ * The ABI is stable within a major version (SONAME libsimdax.so.MAJOR):
+ * existing functions, enum values and structs are never changed within a
+ * major; new features come as new functions, new structs or new enum values
+ * (MINOR), fixes as PATCH. */
 #define SIMDAX_VERSION_MAJOR 0
 #define SIMDAX_VERSION_MINOR 1
 #define SIMDAX_VERSION_PATCH 0
@@ -58,6 +64,26 @@ SIMDAX_API const char* simdax_last_error(void);
 
 /* "MAJOR.MINOR.PATCH" of the linked library. */
 SIMDAX_API const char* simdax_version(void);
+
+/* ----------------------------------------------------------------- logging */
+/* simdax never writes to stdout/stderr and never exits or aborts on bad
+ * input. Errors are reported by status and simdax_last_error(); a log
+ * callback receives the same messages as well. */
+typedef enum simdax_log_level {
+    SIMDAX_LOG_ERROR = 0,   /* a call failed; message = its simdax_last_error() */
+    SIMDAX_LOG_WARNING = 1,
+    SIMDAX_LOG_INFO = 2
+} simdax_log_level;
+
+/* Called on the thread of the call that logs, possibly from several threads
+ * at once; message is valid during the call only. A simdax call made from
+ * inside the callback logs nothing. */
+typedef void (*simdax_log_fn)(void* user_data, simdax_log_level level, const char* message);
+
+/* Installs fn (with user_data) as the log callback; NULL disables logging
+ * (the default). Thread-safe: may be called while other threads run simdax
+ * calls; each message goes to either the old or the new callback. */
+SIMDAX_API void simdax_set_log_callback(simdax_log_fn fn, void* user_data);
 
 /* ----------------------------------------------------------------- tensors */
 typedef enum simdax_dtype {
@@ -203,6 +229,35 @@ SIMDAX_API simdax_status simdax_operator_create(const simdax_operator_desc* desc
  * NULL buffers and any output overlap the operator forbids. */
 SIMDAX_API simdax_status simdax_operator_execute(const simdax_operator* op,
                                                  const simdax_bindings* bindings);
+
+/* --------------------------------------------------------- multi-core */
+/* A caller's thread pool, as a parallel-for: it must call task(task_arg, i)
+ * once for every i in [0, task_count), on any of its threads (the calling
+ * one included), and return only when all calls have returned. */
+typedef void (*simdax_task_fn)(void* task_arg, size_t task_index);
+typedef void (*simdax_parallel_for_fn)(void* context, size_t task_count, simdax_task_fn task,
+                                       void* task_arg);
+typedef struct simdax_parallel {
+    simdax_parallel_for_fn parallel_for;
+    void* context;
+    uint32_t thread_count; /* threads the pool can run at once (>= 1) */
+} simdax_parallel;
+
+/* As simdax_operator_execute, splitting the work over the caller's pool
+ * (NULL = the calling thread only). Work below a per-operator threshold
+ * stays on the calling thread. The output is bitwise identical for every
+ * thread count and every split. */
+SIMDAX_API simdax_status simdax_operator_execute_parallel(const simdax_operator* op,
+                                                          const simdax_bindings* bindings,
+                                                          const simdax_parallel* parallel);
+
+/* A small built-in pool for callers without one: threads - 1 workers plus
+ * the calling thread. simdax_threadpool_parallel() gives the hook to pass
+ * to execute_parallel. One parallel-for at a time per pool. */
+typedef struct simdax_threadpool simdax_threadpool;
+SIMDAX_API simdax_status simdax_threadpool_create(uint32_t threads, simdax_threadpool** pool);
+SIMDAX_API void simdax_threadpool_destroy(simdax_threadpool* pool);
+SIMDAX_API simdax_parallel simdax_threadpool_parallel(simdax_threadpool* pool);
 
 /* Frees an operator; NULL is ignored. */
 SIMDAX_API void simdax_operator_destroy(simdax_operator* op);

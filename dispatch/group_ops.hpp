@@ -1,0 +1,81 @@
+// The passes of each operator over a range of one group's positions:
+// reduce (fold into a state), combine (states of consecutive parts, in
+// order), output (write the range given the group's final state).
+#pragma once
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "group_pieces.hpp"
+
+namespace simdax {
+
+struct GroupState {
+    MaxSum ms;
+    ArgMax am;
+    Moments mo;
+};
+
+inline GroupState empty_state() {
+    const double inf = std::numeric_limits<double>::infinity();
+    return GroupState{{-inf, 0.0}, {-inf, -1, 0}, {0, 0, 0}};
+}
+
+void combine_states(OpKind op, GroupState* into, const GroupState& next);
+
+void write_one(char* p, DType dt);
+
+template <class Pieces>
+void reduce_range(const Plan& p, const Pieces& g, int64_t p0, int64_t p1, GroupState* s) {
+    switch (p.op) {
+        case OpKind::log_softmax:
+        case OpKind::softmax:
+            g.visit(p0, p1, false, [&](const Piece& c) { p.k.maxsum(c.x, c.n, &s->ms); });
+            break;
+        case OpKind::hardmax:
+            g.visit(p0, p1, false, [&](const Piece& c) { p.k.argmax(c.x, c.n, c.pos, &s->am); });
+            break;
+        case OpKind::mvn:
+            g.visit(p0, p1, false, [&](const Piece& c) { p.k.moments(c.x, c.n, &s->mo); });
+            break;
+        case OpKind::elementwise: break;
+    }
+}
+
+template <class Pieces>
+void output_range(const Plan& p, const Pieces& g, int64_t p0, int64_t p1, const GroupState& s) {
+    switch (p.op) {
+        case OpKind::log_softmax:
+            g.visit(p0, p1, true, [&](const Piece& c) { p.k.log_softmax_out(c.x, c.y, c.n, &s.ms); });
+            break;
+        case OpKind::softmax:
+            g.visit(p0, p1, true, [&](const Piece& c) { p.k.softmax_out(c.x, c.y, c.n, &s.ms); });
+            break;
+        case OpKind::hardmax:
+            g.visit(p0, p1, true, [&](const Piece& c) {
+                std::memset(c.y, 0, c.n * p.esize);
+                const int64_t at = s.am.index - c.pos;
+                if (at >= 0 && at < int64_t(c.n)) write_one(c.y + at * int64_t(p.esize), p.dtype);
+            });
+            break;
+        case OpKind::mvn: {
+            const double var = s.mo.m2 / s.mo.count;
+            NormArgs a{s.mo.mean, p.normalize_variance ? 1.0 / std::sqrt(var + p.epsilon) : 1.0,
+                       nullptr, 0, nullptr, 0, p.act};
+            g.visit(p0, p1, true, [&](const Piece& c) {
+                a.scale = c.scale;
+                a.scale_stride = c.scale_stride;
+                a.bias = c.bias;
+                a.bias_stride = c.bias_stride;
+                p.k.normalize(c.x, c.y, c.n, &a);
+            });
+            break;
+        }
+        case OpKind::elementwise:
+            g.visit(p0, p1, true, [&](const Piece& c) { p.k.activation(c.x, c.y, c.n, &p.act); });
+            break;
+    }
+}
+
+}  // namespace simdax

@@ -1,0 +1,38 @@
+// Walks a set of dimensions in row-major order, keeping every operand's
+// element offset; can start anywhere (seek) so work can be split.
+#pragma once
+
+#include "plan.hpp"
+
+namespace simdax {
+
+inline int64_t count(const Dims& d) {
+    int64_t c = 1;
+    for (int i = 0; i < d.n; ++i) c *= d.size[i];
+    return c;
+}
+
+struct Odometer {
+    const Dims& d;
+    int64_t idx[SIMDAX_MAX_RANK] = {};
+    int64_t off[kOperands] = {};
+
+    explicit Odometer(const Dims& dims, int64_t start = 0) : d(dims) {
+        for (int i = d.n - 1; i >= 0 && start > 0; --i) {
+            idx[i] = start % d.size[i];
+            start /= d.size[i];
+            for (int o = 0; o < kOperands; ++o) off[o] += idx[i] * d.stride[o][i];
+        }
+    }
+
+    void next() {
+        for (int i = d.n - 1; i >= 0; --i) {
+            for (int o = 0; o < kOperands; ++o) off[o] += d.stride[o][i];
+            if (++idx[i] < d.size[i]) return;
+            for (int o = 0; o < kOperands; ++o) off[o] -= d.stride[o][i] * d.size[i];
+            idx[i] = 0;
+        }
+    }
+};
+
+}  // namespace simdax

@@ -1,0 +1,157 @@
+// simdax — thin header-only C++17 wrapper over the C API in simdax.h.
+// No new behaviour: RAII for operators, exceptions for failing statuses,
+// and owning tensor descriptors. Everything lives in simdax::cpp.
+//
+//   using namespace simdax::cpp;
+//   Operator op = log_softmax({128, 1000}, {1});        // throws simdax::cpp::Error
+//   op.execute(input, output);                          // any thread, any number of times
+#ifndef SIMDAX_SIMDAX_HPP
+#define SIMDAX_SIMDAX_HPP
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "simdax/simdax.h"
+
+namespace simdax::cpp {
+
+// A failing simdax call: its status and its simdax_last_error() message.
+class Error : public std::runtime_error {
+public:
+    Error(simdax_status status, const std::string& message)
+        : std::runtime_error(std::string(simdax_status_name(status)) + ": " + message),
+          status_(status) {}
+    simdax_status status() const noexcept { return status_; }
+
+private:
+    simdax_status status_;
+};
+
+// Throws Error for any status but SIMDAX_OK.
+inline void check(simdax_status status) {
+    if (status != SIMDAX_OK) throw Error(status, simdax_last_error());
+}
+
+// A tensor descriptor that owns its sizes and strides (empty strides = packed).
+struct TensorDesc {
+    simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32;
+    std::vector<int64_t> sizes;
+    std::vector<int64_t> strides;
+
+    TensorDesc() = default;
+    TensorDesc(std::vector<int64_t> sizes_, simdax_dtype dtype_ = SIMDAX_DTYPE_FLOAT32,
+               std::vector<int64_t> strides_ = {})
+        : dtype(dtype_), sizes(std::move(sizes_)), strides(std::move(strides_)) {}
+
+    // The C view; valid while this object lives and is not modified.
+    simdax_tensor_desc c() const {
+        return {dtype, uint32_t(sizes.size()), sizes.data(),
+                strides.empty() ? nullptr : strides.data()};
+    }
+};
+
+// A created operator (move-only); destroyed with the object.
+class Operator {
+public:
+    Operator() = default;
+    explicit Operator(const simdax_operator_desc& desc) { check(simdax_operator_create(&desc, &op_)); }
+    Operator(Operator&& other) noexcept : op_(std::exchange(other.op_, nullptr)) {}
+    Operator& operator=(Operator&& other) noexcept {
+        if (this != &other) {
+            simdax_operator_destroy(op_);
+            op_ = std::exchange(other.op_, nullptr);
+        }
+        return *this;
+    }
+    Operator(const Operator&) = delete;
+    Operator& operator=(const Operator&) = delete;
+    ~Operator() { simdax_operator_destroy(op_); }
+
+    void execute(const simdax_bindings& b) const { check(simdax_operator_execute(op_, &b)); }
+    void execute(const void* input, void* output) const { execute({input, nullptr, nullptr, output}); }
+    // MVN with Scale and/or Bias (nullptr for one created without it).
+    void execute(const void* input, const void* scale, const void* bias, void* output) const {
+        execute({input, scale, bias, output});
+    }
+
+    simdax_operator_type type() const { return simdax_operator_get_type(op_); }
+    simdax_isa isa() const { return simdax_operator_isa(op_); }
+    const simdax_operator* get() const noexcept { return op_; }
+    explicit operator bool() const noexcept { return op_ != nullptr; }
+
+private:
+    simdax_operator* op_ = nullptr;
+};
+
+// ---------------------------------------------------------------- factories
+inline Operator axes_op(simdax_operator_type type, const TensorDesc& input,
+                        const TensorDesc& output, const std::vector<uint32_t>& axes) {
+    const simdax_tensor_desc in = input.c(), out = output.c();
+    const simdax_axes_op_desc d{&in, &out, uint32_t(axes.size()), axes.data()};
+    return Operator(simdax_operator_desc{type, &d});
+}
+inline Operator log_softmax(const std::vector<int64_t>& shape, const std::vector<uint32_t>& axes,
+                            simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32) {
+    const TensorDesc t(shape, dtype);
+    return axes_op(SIMDAX_OPERATOR_LOG_SOFTMAX, t, t, axes);
+}
+inline Operator softmax(const std::vector<int64_t>& shape, const std::vector<uint32_t>& axes,
+                        simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32) {
+    const TensorDesc t(shape, dtype);
+    return axes_op(SIMDAX_OPERATOR_SOFTMAX, t, t, axes);
+}
+inline Operator hardmax(const std::vector<int64_t>& shape, const std::vector<uint32_t>& axes,
+                        simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32) {
+    const TensorDesc t(shape, dtype);
+    return axes_op(SIMDAX_OPERATOR_HARDMAX, t, t, axes);
+}
+
+// MVN options; absent scale/bias/activation as in simdax_mvn_desc.
+struct MvnOptions {
+    std::optional<TensorDesc> scale, bias;
+    bool normalize_variance = true;
+    float epsilon = 1e-5f;
+    std::optional<simdax_activation_desc> activation;
+};
+inline Operator mvn(const TensorDesc& input, const TensorDesc& output,
+                    const std::vector<uint32_t>& axes, const MvnOptions& o = {}) {
+    const simdax_tensor_desc in = input.c(), out = output.c();
+    simdax_tensor_desc scale{}, bias{};
+    if (o.scale) scale = o.scale->c();
+    if (o.bias) bias = o.bias->c();
+    const simdax_mvn_desc d{&in, o.scale ? &scale : nullptr, o.bias ? &bias : nullptr, &out,
+                            uint32_t(axes.size()), axes.data(), o.normalize_variance ? 1 : 0,
+                            o.epsilon, o.activation ? &*o.activation : nullptr};
+    return Operator(simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &d});
+}
+inline Operator mvn(const std::vector<int64_t>& shape, const std::vector<uint32_t>& axes,
+                    simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32, const MvnOptions& o = {}) {
+    const TensorDesc t(shape, dtype);
+    return mvn(t, t, axes, o);
+}
+
+inline Operator hard_sigmoid(const std::vector<int64_t>& shape,
+                             simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32, float alpha = 0.2f,
+                             float beta = 0.5f) {
+    const simdax_tensor_desc t = TensorDesc(shape, dtype).c();
+    const simdax_hard_sigmoid_desc d{&t, &t, alpha, beta};
+    return Operator(simdax_operator_desc{SIMDAX_OPERATOR_HARD_SIGMOID, &d});
+}
+
+inline Operator activation(const std::vector<int64_t>& shape, simdax_activation_type type,
+                           simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32) {
+    const TensorDesc t(shape, dtype);
+    const simdax_tensor_desc c = t.c();
+    const simdax_activation_op_desc d{&c, &c, simdax_activation_default(type)};
+    return Operator(simdax_operator_desc{SIMDAX_OPERATOR_ACTIVATION, &d});
+}
+
+inline std::string version() { return simdax_version(); }
+
+}  // namespace simdax::cpp
+
+#endif  // SIMDAX_SIMDAX_HPP
