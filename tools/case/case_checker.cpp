@@ -76,10 +76,21 @@ std::string describe_failure(const Case& c, const CheckResult& result) {
     std::string text = std::to_string(result.failures) + " of " + std::to_string(result.elements) +
                        " elements fail; worst at index " + std::to_string(m.index) + " " + coords +
                        ": got " + format_value(m.got, c.output.dtype) + ", ref " +
-                       format_value(m.ref, c.output.file_dtype) + ", tolerance " +
-                       format_value(m.allowed, SIMDAX_DTYPE_FLOAT64);
+                       format_value(m.ref, c.output.file_dtype);
+    // Rules 1 and 2 ask for a special value; rule 3 for a distance.
+    const double rounded = round_to_dtype(m.ref, c.output.dtype);
+    if (std::isnan(m.ref) || std::isinf(rounded)) {
+        return text + " (must be " + format_value(rounded, c.output.dtype) + ")";
+    }
+    char allowed[32];
+    std::snprintf(allowed, sizeof allowed, "%.3g", m.allowed);
+    text += std::string(", tolerance ") + allowed;
     if (c.tolerance.ulps > 0) {
         text += " or " + std::to_string(c.tolerance.ulps) + " ulp of " + dtype_name(c.output.dtype);
+        if (std::isfinite(m.got)) {
+            text += " (got is " + std::to_string(ulp_distance(m.got, rounded, c.output.dtype)) +
+                    " ulp away)";
+        }
     }
     if (c.tolerance.atol == 0 && c.tolerance.rtol == 0 && c.tolerance.ulps == 0) text += " (exact)";
     return text;

@@ -79,7 +79,11 @@ OperatorRun::OperatorRun(const Case& c) : case_(c) {
     const simdax_status status = simdax_operator_create(&desc, &op_);
     if (status != SIMDAX_OK) fail_call(c, "simdax_operator_create", status);
 
-    output_ = ByteBuffer(static_cast<std::size_t>(c.output.element_count) * dtype_bytes(c.output.dtype));
+    std::size_t output_bytes = 0;
+    if (__builtin_mul_overflow(c.output.element_count, dtype_bytes(c.output.dtype), &output_bytes)) {
+        throw CaseError(c.json_path.string() + ": outputs[0]: the output size overflows");
+    }
+    output_ = ByteBuffer(output_bytes);
     bindings_.input = element_zero(c.inputs.front());
     bindings_.scale = scale_t ? element_zero(*scale_t) : nullptr;
     bindings_.bias = bias_t ? element_zero(*bias_t) : nullptr;

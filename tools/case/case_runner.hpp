@@ -10,6 +10,7 @@
 
 namespace simdax_case {
 
+// Holds a reference to the Case: the Case must outlive the run.
 class OperatorRun {
 public:
     // Creates the operator; a rejected descriptor is a CaseError naming the

@@ -84,8 +84,10 @@ std::int64_t JsonFields::as_integer(const json& value, const std::string& where)
         return static_cast<std::int64_t>(u);
     }
     if (!value.is_number_integer()) {
-        fail(where, std::string("must be an integer, not ") +
-                        (value.is_number_float() ? "a fractional number" : value.type_name()));
+        // A float here is either fractional or beyond 64 bits (nlohmann
+        // stores such integers as doubles); show it rather than guess.
+        fail(where, "must be an integer, not " +
+                        (value.is_number_float() ? value.dump() : std::string(value.type_name())));
     }
     return value.get<std::int64_t>();
 }

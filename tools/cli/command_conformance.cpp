@@ -14,7 +14,8 @@ int command_conformance(const std::string& root) {
         return kExitFailure;
     }
     const char* isa = simdax_isa_name(simdax_active_isa());
-    std::printf("running %zu cases on isa %s\n", dirs.size(), isa ? isa : "?");
+    std::printf("running %zu case%s on isa %s\n", dirs.size(), dirs.size() == 1 ? "" : "s",
+                isa ? isa : "?");
 
     std::size_t passed = 0;
     std::size_t failed = 0;
