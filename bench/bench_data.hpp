@@ -1,0 +1,60 @@
+// Buffers and operators for the benchmarks. Google Benchmark calls a
+// benchmark's function several times while it settles the iteration count,
+// so set-up lives here, cached: one data set and one operator at a time
+// (benchmarks run in registration order, so each is built once per
+// benchmark, and the input data once per workload for all ISAs).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <simdax/simdax.h>
+
+#include "workloads.hpp"
+
+namespace simdax_bench {
+
+// 64-byte aligned, pre-faulted memory.
+class AlignedBuffer {
+public:
+    AlignedBuffer() = default;
+    explicit AlignedBuffer(size_t bytes);
+    ~AlignedBuffer();
+    AlignedBuffer(AlignedBuffer&& other) noexcept;
+    AlignedBuffer& operator=(AlignedBuffer&& other) noexcept;
+    AlignedBuffer(const AlignedBuffer&) = delete;
+    AlignedBuffer& operator=(const AlignedBuffer&) = delete;
+
+    void* data() const { return data_; }
+    size_t size() const { return size_; }
+
+private:
+    void* data_ = nullptr;
+    size_t size_ = 0;
+};
+
+struct DataSet {
+    AlignedBuffer input;   // deterministic random values in [-5, 5]
+    AlignedBuffer output;  // zeroed
+    AlignedBuffer scale;   // MVN only: values in [0.5, 1.5]
+    AlignedBuffer bias;    // MVN only: values in [-1, 1]
+};
+
+// The buffers of workload w (built on first use; replaces the cached set).
+const DataSet& workload_data(const Workload& w);
+
+// Source and destination for memcpy/<dtype>/<shape> (input-sized).
+const DataSet& memcpy_data(const Workload& w);
+
+// The operator of w created with the ISA capped at isa (the previous cap is
+// restored). nullptr on failure, with the reason in *error, including when
+// the library planned it for another ISA than the one asked for.
+const simdax_operator* workload_operator(const Workload& w, simdax_isa isa, std::string* error);
+
+// Fills count elements of dtype at dst with values lo + (hi - lo) * t,
+// t roughly normal on [0, 1] (mean of 4 uniforms), from seed.
+void fill_random(void* dst, simdax_dtype dtype, int64_t count, double lo, double hi,
+                 uint64_t seed);
+
+}  // namespace simdax_bench

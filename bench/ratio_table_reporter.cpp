@@ -1,0 +1,209 @@
+#include "ratio_table_reporter.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <utility>
+
+#include "workloads.hpp"
+
+namespace simdax_bench {
+
+namespace {
+
+std::string format(const char* fmt, double value) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, value);
+    return buf;
+}
+
+std::string pad_right(std::string s, size_t width) {
+    if (s.size() < width) s.append(width - s.size(), ' ');
+    return s;
+}
+
+std::string pad_left(const std::string& s, size_t width) {
+    return s.size() < width ? std::string(width - s.size(), ' ') + s : s;
+}
+
+std::string format_ratio(double ratio) {
+    return format(ratio < 100.0 ? "%.2fx" : "%.1fx", ratio);
+}
+
+std::string format_time(double seconds, bool nanoseconds) {
+    if (nanoseconds) return format("%.1fns", seconds * 1e9);
+    const double us = seconds * 1e6;
+    return format(us < 10.0 ? "%.2fus" : "%.1fus", us);
+}
+
+}  // namespace
+
+RatioTableReporter::RatioTableReporter(benchmark::BenchmarkReporter* inner,
+                                       std::vector<simdax_isa> isas, std::ostream* table,
+                                       bool real_time)
+    : inner_(inner), isas_(std::move(isas)), table_(table), real_time_(real_time) {}
+
+bool RatioTableReporter::ReportContext(const Context& context) {
+    if (!inner_) return true;  // --table_only: the table carries the header
+    print_machine();
+    *table_ << std::endl;
+    return inner_->ReportContext(context);
+}
+
+void RatioTableReporter::ReportRuns(const std::vector<Run>& runs) {
+    for (const Run& run : runs) {
+        Result& result = results_[run.run_name.function_name];
+        if (run.run_type == Run::RT_Aggregate) {
+            // With --benchmark_display_aggregates_only only these arrive;
+            // repetitions share one iteration count, so this is per execute.
+            if (run.aggregate_name == "median" && run.iterations > 0)
+                result.median = (real_time_ ? run.real_accumulated_time
+                                            : run.cpu_accumulated_time) /
+                                double(run.iterations);
+            continue;
+        }
+        if (run.error_occurred) {
+            result.error = run.error_message;
+            any_error_ = true;
+        } else if (run.iterations > 0) {
+            result.seconds.push_back(
+                (real_time_ ? run.real_accumulated_time : run.cpu_accumulated_time) /
+                double(run.iterations));
+        }
+    }
+    if (inner_) inner_->ReportRuns(runs);
+}
+
+void RatioTableReporter::Finalize() {
+    if (inner_) inner_->Finalize();
+    print_table();
+}
+
+const RatioTableReporter::Result* RatioTableReporter::find(const std::string& name) const {
+    const auto it = results_.find(name);
+    return it == results_.end() ? nullptr : &it->second;
+}
+
+double RatioTableReporter::seconds(const std::string& name) const {
+    const Result* r = find(name);
+    if (!r || !r->error.empty()) return -1.0;
+    if (r->median > 0) return r->median;
+    if (r->seconds.empty()) return -1.0;
+    std::vector<double> s = r->seconds;
+    std::sort(s.begin(), s.end());
+    const size_t n = s.size();
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+void RatioTableReporter::print_machine() const {
+    std::ostream& out = *table_;
+    const char* cpu = simdax_cpu_name();
+    const char* vendor = simdax_cpu_vendor();
+    out << "simdax " << simdax_version() << " benchmark\n";
+    out << "machine: " << (*cpu ? cpu : "unknown CPU");
+    if (*vendor) out << " (" << vendor << ")";
+    out << "\nISAs:   ";
+    for (simdax_isa isa : isas_) out << simdax_isa_name(isa) << ' ';
+    out << "(compiled in and supported here)\n";
+}
+
+void RatioTableReporter::print_table() const {
+    std::ostream& out = *table_;
+    const std::vector<Workload>& list = workloads();
+
+    size_t id_width = 2, name_width = 8, isa_width = 0;
+    for (const Workload& w : list) {
+        id_width = std::max(id_width, w.id.size());
+        name_width = std::max(name_width, row_name(w).size());
+    }
+    for (simdax_isa isa : isas_) isa_width = std::max(isa_width, std::strlen(simdax_isa_name(isa)));
+
+    out << "\n==== simdax ratio table ====\n";
+    print_machine();
+    out << "time = " << (real_time_ ? "wall-clock" : "CPU")
+        << " time per execute (median over repetitions"
+        << (real_time_ ? "" : "; --table_real_time for wall-clock") << ")\n"
+        << "ratio = op time / time of memcpy/<dtype>/<shape> (a copy of the input's bytes:\n"
+           "reads N, writes N).\n"
+           "best = ISA with the lowest ratio (latency row: lowest time), judged against the target.\n\n";
+
+    bool any_row = false, missing_baseline = false;
+    std::vector<std::pair<std::string, std::string>> errors;
+    for (const Workload& w : list) {
+        // Skip rows the filter left out entirely.
+        bool any = false;
+        for (simdax_isa isa : isas_) any |= find(benchmark_name(w, simdax_isa_name(isa))) != nullptr;
+        if (!any) continue;
+        any_row = true;
+
+        const double base = w.latency ? -1.0 : seconds(memcpy_name(w));
+        if (!w.latency && base <= 0) missing_baseline = true;
+        std::string line = pad_right(w.id, id_width) + "  " + pad_right(row_name(w), name_width);
+        const char* best_isa = nullptr;
+        double best_value = 0;  // ratio, or seconds for the latency row
+        const char* fastest_isa = nullptr;  // by time, for rows without a baseline
+        double fastest = 0;
+        for (size_t i = 0; i < isas_.size(); ++i) {
+            const char* isa = simdax_isa_name(isas_[i]);
+            const std::string name = benchmark_name(w, isa);
+            const Result* r = find(name);
+            // Each column is one ISA, so its name lines up without padding.
+            std::string cell = std::string(isa) + ' ';
+            const double t = seconds(name);
+            if (r && !r->error.empty()) {
+                cell += pad_left("FAILED", 10) + ' ' + pad_left("", 7);
+                errors.emplace_back(name, r->error);
+            } else if (t < 0) {
+                cell += pad_left("-", 10) + ' ' + pad_left("", 7);
+            } else if (w.latency) {
+                cell += pad_left(format_time(t, true), 10) + ' ' + pad_left("", 7);
+                if (!best_isa || t < best_value) best_isa = isa, best_value = t;
+            } else {
+                const double ratio = base > 0 ? t / base : -1.0;
+                if (!fastest_isa || t < fastest) fastest_isa = isa, fastest = t;
+                cell += pad_left(format_time(t, false), 10) + ' ' +
+                        pad_left(ratio > 0 ? format_ratio(ratio) : "-", 7);
+                if (ratio > 0 && (!best_isa || ratio < best_value)) best_isa = isa, best_value = ratio;
+            }
+            line += (i ? " | " : "  ") + cell;
+        }
+        line += "  || best ";
+        if (!best_isa) {
+            line += fastest_isa ? pad_right(fastest_isa, isa_width) + ' ' + format_time(fastest, false) +
+                                      "  (no memcpy baseline, target <=" +
+                                      format("%.1f", w.target) + " not judged)"
+                                : std::string("-");
+        } else if (w.latency) {
+            line += pad_right(best_isa, isa_width) + ' ' + format_time(best_value, true) + "  target <" +
+                    format("%.0fns", w.target) + "  " + (best_value < w.target * 1e-9 ? "met" : "MISSED");
+        } else {
+            line += pad_right(best_isa, isa_width) + ' ' + format_ratio(best_value) +
+                    "  target <=" + format("%.1f", w.target) + "  " +
+                    (best_value <= w.target ? "met" : "MISSED");
+        }
+        out << line << '\n';
+    }
+    if (!any_row) out << "(no workload ran)\n";
+    if (missing_baseline)
+        out << "ratio '-': its memcpy/<dtype>/<shape> baseline was not run (widen --benchmark_filter).\n";
+
+    // The baselines themselves, with the bandwidth they reach.
+    std::set<std::string> seen;
+    bool header = false;
+    for (const Workload& w : list) {
+        const std::string name = memcpy_name(w);
+        if (w.latency || !seen.insert(name).second) continue;
+        const double t = seconds(name);
+        if (t <= 0) continue;
+        if (!header) out << "\nmemcpy baselines:\n", header = true;
+        const double bytes = double(element_count(w.shape)) * double(simdax_dtype_size(w.dtype));
+        out << "  " << pad_right(name, name_width) << pad_left(format("%.2f MB", bytes / 1e6), 10)
+            << pad_left(format_time(t, false), 12)
+            << pad_left(format("%.1f GB/s", 2.0 * bytes / t / 1e9), 12) << "  (read+write)\n";
+    }
+    for (const auto& e : errors) out << "FAILED " << e.first << ": " << e.second << '\n';
+    out << std::flush;
+}
+
+}  // namespace simdax_bench

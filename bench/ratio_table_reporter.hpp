@@ -1,0 +1,55 @@
+// A display reporter that forwards to Google Benchmark's own one (console,
+// json or csv as --benchmark_format says; or nothing with --table_only),
+// keeps every result, and after the run prints the table: one row per
+// workload, one column per ISA with time per execute and op/memcpy ratio,
+// the best ISA against the workload's target.
+#pragma once
+
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <simdax/simdax.h>
+
+namespace simdax_bench {
+
+class RatioTableReporter : public benchmark::BenchmarkReporter {
+public:
+    // inner: reporter to forward to, or nullptr. table: where the machine
+    // header and the table go. real_time: tabulate wall-clock time instead
+    // of the thread's CPU time (the default: on a shared machine it leaves
+    // out the time other processes hold the core, for op and memcpy alike).
+    RatioTableReporter(benchmark::BenchmarkReporter* inner, std::vector<simdax_isa> isas,
+                       std::ostream* table, bool real_time);
+
+    bool ReportContext(const Context& context) override;
+    void ReportRuns(const std::vector<Run>& runs) override;
+    void Finalize() override;
+
+    // True if any benchmark failed (SkipWithError).
+    bool any_error() const { return any_error_; }
+
+private:
+    struct Result {
+        std::vector<double> seconds;  // time per iteration, one per repetition
+        double median = -1.0;         // the "median" aggregate, if reported
+        std::string error;
+    };
+    const Result* find(const std::string& name) const;
+    // Median seconds per execute of a benchmark, < 0 if it has no timing.
+    double seconds(const std::string& name) const;
+
+    void print_machine() const;
+    void print_table() const;
+
+    benchmark::BenchmarkReporter* inner_;
+    std::vector<simdax_isa> isas_;
+    std::ostream* table_;
+    std::map<std::string, Result> results_;
+    bool real_time_;
+    bool any_error_ = false;
+};
+
+}  // namespace simdax_bench

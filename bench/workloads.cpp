@@ -1,0 +1,109 @@
+#include "workloads.hpp"
+
+namespace simdax_bench {
+
+namespace {
+
+constexpr simdax_dtype F32 = SIMDAX_DTYPE_FLOAT32;
+constexpr simdax_dtype F16 = SIMDAX_DTYPE_FLOAT16;
+constexpr simdax_dtype BF16 = SIMDAX_DTYPE_BFLOAT16;
+
+std::vector<Workload> make_workloads() {
+    return {
+        {"W1", Op::LogSoftmax, F32, {128, 1000}, {1}, {}, 2.5, false},
+        {"W2", Op::LogSoftmax, F32, {16, 32000}, {1}, {}, 1.5, false},
+        {"W3", Op::LogSoftmax, F32, {2, 64, 56, 56}, {1}, {}, 2.0, false},
+        {"W4", Op::LogSoftmax, F32, {8, 12, 128, 128}, {3}, {}, 1.5, false},
+        {"W5", Op::LogSoftmax, F32, {64, 256, 64}, {0, 2}, {}, 2.5, false},
+        {"S2", Op::Softmax, F32, {16, 32000}, {1}, {}, 1.5, false},
+        {"W6a", Op::Hardmax, F32, {128, 1000}, {1}, {}, 1.5, false},
+        {"W6b", Op::Hardmax, F32, {2, 64, 56, 56}, {1}, {}, 1.5, false},
+        {"W7a", Op::Mvn, F32, {8, 64, 56, 56}, {2, 3}, {1, 64, 1, 1}, 2.0, false},
+        {"W7b", Op::Mvn, F32, {8, 64, 56, 56}, {0, 2, 3}, {}, 2.0, false},
+        {"W7c", Op::Mvn, F32, {64, 128, 768}, {2}, {1, 1, 768}, 1.2, false},
+        {"W8a", Op::HardSigmoid, F32, {16777216}, {}, {}, 1.1, false},
+        {"W8b", Op::HardSigmoid, F32, {64, 1024}, {}, {}, 1.3, false},
+        {"F2", Op::LogSoftmax, F16, {16, 32000}, {1}, {}, 2.0, false},
+        {"F7c", Op::Mvn, F16, {64, 128, 768}, {2}, {1, 1, 768}, 1.5, false},
+        {"F8a", Op::HardSigmoid, F16, {16777216}, {}, {}, 1.2, false},
+        {"B2", Op::LogSoftmax, BF16, {16, 32000}, {1}, {}, 2.0, false},
+        // Latency of a created operator on 4 floats; target in ns.
+        {"L1", Op::LogSoftmax, F32, {4}, {0}, {}, 100.0, true},
+    };
+}
+
+}  // namespace
+
+const std::vector<Workload>& workloads() {
+    static const std::vector<Workload> list = make_workloads();
+    return list;
+}
+
+const char* op_name(Op op) {
+    switch (op) {
+        case Op::LogSoftmax: return "log_softmax";
+        case Op::Softmax: return "softmax";
+        case Op::Hardmax: return "hardmax";
+        case Op::Mvn: return "mvn";
+        case Op::HardSigmoid: return "hard_sigmoid";
+    }
+    return "?";
+}
+
+const char* dtype_name(simdax_dtype dtype) {
+    switch (dtype) {
+        case SIMDAX_DTYPE_FLOAT32: return "f32";
+        case SIMDAX_DTYPE_FLOAT16: return "f16";
+        case SIMDAX_DTYPE_BFLOAT16: return "bf16";
+        case SIMDAX_DTYPE_FLOAT64: return "f64";
+    }
+    return "?";
+}
+
+std::string shape_string(const std::vector<int64_t>& shape) {
+    std::string s;
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (i) s += 'x';
+        s += std::to_string(shape[i]);
+    }
+    return s;
+}
+
+std::string axes_string(const std::vector<uint32_t>& axes) {
+    if (axes.empty()) return "-";
+    std::string s;
+    for (size_t i = 0; i < axes.size(); ++i) {
+        if (i) s += ',';
+        s += std::to_string(axes[i]);
+    }
+    return s;
+}
+
+int64_t element_count(const std::vector<int64_t>& shape) {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+}
+
+std::string benchmark_name(const Workload& w, const char* isa) {
+    return std::string(op_name(w.op)) + '/' + dtype_name(w.dtype) + '/' + isa + '/' +
+           shape_string(w.shape) + "/axes=" + axes_string(w.axes);
+}
+
+std::string row_name(const Workload& w) {
+    return std::string(op_name(w.op)) + '/' + dtype_name(w.dtype) + '/' +
+           shape_string(w.shape) + "/axes=" + axes_string(w.axes);
+}
+
+std::string memcpy_name(const Workload& w) {
+    return std::string("memcpy/") + dtype_name(w.dtype) + '/' + shape_string(w.shape);
+}
+
+int64_t bytes_processed(const Workload& w) {
+    const int64_t elem = int64_t(simdax_dtype_size(w.dtype));
+    int64_t bytes = 2 * element_count(w.shape) * elem;  // input + output
+    if (!w.scale_bias.empty()) bytes += 2 * element_count(w.scale_bias) * elem;
+    return bytes;
+}
+
+}  // namespace simdax_bench

@@ -1,0 +1,48 @@
+// The benchmark workloads: what each one runs, how it is named, and the
+// target it is judged against.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <simdax/simdax.h>
+
+namespace simdax_bench {
+
+enum class Op { LogSoftmax, Softmax, Hardmax, Mvn, HardSigmoid };
+
+struct Workload {
+    std::string id;                  // "W1", "F7c", "L1", ...
+    Op op;
+    simdax_dtype dtype;
+    std::vector<int64_t> shape;
+    std::vector<uint32_t> axes;      // empty for element-wise ops
+    std::vector<int64_t> scale_bias; // MVN Scale/Bias shape; empty = none
+    // latency == false: target is the highest acceptable op/memcpy ratio.
+    // latency == true:  target is the highest acceptable time per execute, ns.
+    double target;
+    bool latency;
+};
+
+// Every workload, in the order they are registered and tabulated.
+const std::vector<Workload>& workloads();
+
+const char* op_name(Op op);            // "log_softmax", "mvn", ...
+const char* dtype_name(simdax_dtype);  // "f32", "f16", "bf16", "f64"
+std::string shape_string(const std::vector<int64_t>& shape);  // "16x32000"
+std::string axes_string(const std::vector<uint32_t>& axes);   // "1", "0,2", "-"
+int64_t element_count(const std::vector<int64_t>& shape);
+
+// "<op>/<dtype>/<isa>/<shape>/axes=<list>": the benchmark name.
+std::string benchmark_name(const Workload& w, const char* isa);
+// The same without the ISA part: the row label of the table.
+std::string row_name(const Workload& w);
+// "memcpy/<dtype>/<shape>": the baseline a workload's ratio divides by.
+std::string memcpy_name(const Workload& w);
+
+// Bytes an execute reads and writes: input + output (+ Scale and Bias).
+int64_t bytes_processed(const Workload& w);
+
+}  // namespace simdax_bench
