@@ -137,17 +137,23 @@ inline Operator mvn(const std::vector<int64_t>& shape, const std::vector<uint32_
 inline Operator hard_sigmoid(const std::vector<int64_t>& shape,
                              simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32, float alpha = 0.2f,
                              float beta = 0.5f) {
-    const simdax_tensor_desc t = TensorDesc(shape, dtype).c();
-    const simdax_hard_sigmoid_desc d{&t, &t, alpha, beta};
+    const TensorDesc t(shape, dtype);
+    const simdax_tensor_desc c = t.c();
+    const simdax_hard_sigmoid_desc d{&c, &c, alpha, beta};
     return Operator(simdax_operator_desc{SIMDAX_OPERATOR_HARD_SIGMOID, &d});
 }
 
-inline Operator activation(const std::vector<int64_t>& shape, simdax_activation_type type,
+// Any activation standalone, with explicit parameters or DirectML's defaults.
+inline Operator activation(const std::vector<int64_t>& shape, const simdax_activation_desc& act,
                            simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32) {
     const TensorDesc t(shape, dtype);
     const simdax_tensor_desc c = t.c();
-    const simdax_activation_op_desc d{&c, &c, simdax_activation_default(type)};
+    const simdax_activation_op_desc d{&c, &c, act};
     return Operator(simdax_operator_desc{SIMDAX_OPERATOR_ACTIVATION, &d});
+}
+inline Operator activation(const std::vector<int64_t>& shape, simdax_activation_type type,
+                           simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32) {
+    return activation(shape, simdax_activation_default(type), dtype);
 }
 
 inline std::string version() { return simdax_version(); }

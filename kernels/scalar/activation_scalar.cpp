@@ -24,6 +24,7 @@ Acc activate(Acc x, const ActParams& a) {
         case SIMDAX_ACTIVATION_LEAKY_RELU: return x >= Acc(0) ? x : alpha * x;
         case SIMDAX_ACTIVATION_ELU: return x >= Acc(0) ? x : alpha * std::expm1(x);
         case SIMDAX_ACTIVATION_CELU:
+            if (std::isnan(x)) return x;  // fmin would drop it
             return (x > Acc(0) ? x : Acc(0)) +
                    std::fmin(Acc(0), alpha * std::expm1(x / alpha));
         case SIMDAX_ACTIVATION_SCALED_ELU:
