@@ -1,0 +1,161 @@
+"""Shared by the Python parts of the peer comparison (make_data.py,
+make_models.py, torch_peer.py, check_peers.py): the workload list, the data
+files every driver reads, and the timing rule every driver follows.
+
+Run with Debian's /usr/bin/python3 (numpy, torch and onnx come from Debian).
+"""
+import json
+import math
+import os
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EPSILON = 1e-5
+ALPHA = 0.2
+BETA = 0.5
+
+# Timing rule (same constants in peer_common.hpp and node/ort_peer.js):
+# warm-up, then batches of k calls (k makes one batch >= BATCH_NS); batches
+# until TIME_BUDGET_NS has passed and at least MIN_SAMPLES were taken (at most
+# MAX_SAMPLES); the figure is the median of batch time / k.
+BATCH_NS = 200_000
+TIME_BUDGET_NS = 150_000_000
+MIN_SAMPLES = 5
+MAX_SAMPLES = 61
+
+
+class Workload:
+    def __init__(self, wid, op, dtype, shape, axes, sb_shape):
+        self.id = wid
+        self.op = op
+        self.dtype = dtype
+        self.shape = shape
+        self.axes = axes
+        self.sb_shape = sb_shape
+
+    @property
+    def count(self):
+        return int(np.prod(self.shape))
+
+    @property
+    def desc(self):
+        s = "%s %s axes{%s}" % (self.op, "x".join(map(str, self.shape)),
+                                ",".join(map(str, self.axes)) or "-")
+        if self.sb_shape:
+            s += " S/B " + "x".join(map(str, self.sb_shape))
+        return s
+
+
+def _dims(text):
+    return [] if text == "-" else [int(v) for v in text.split("x")]
+
+
+def load_workloads(path=None):
+    path = path or os.path.join(HERE, "workloads.txt")
+    out = []
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            wid, op, dtype, shape, axes, sb = line.split()
+            out.append(Workload(wid, op, dtype, _dims(shape),
+                                [] if axes == "-" else [int(a) for a in axes.split(",")],
+                                _dims(sb)))
+    return out
+
+
+# ------------------------------------------------------------ dtypes
+def storage_dtype(dtype):
+    """numpy dtype of the file contents (bf16 is kept as uint16 bits)."""
+    return {"f32": np.float32, "f16": np.float16, "bf16": np.uint16}[dtype]
+
+
+def to_bf16_bits(x32):
+    """float32 array -> bfloat16 bit patterns, round to nearest even."""
+    u = np.ascontiguousarray(x32, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    return rounded.astype(np.uint16)
+
+
+def from_bf16_bits(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def to_storage(x32, dtype):
+    if dtype == "f32":
+        return x32.astype(np.float32)
+    if dtype == "f16":
+        return x32.astype(np.float16)
+    return to_bf16_bits(x32)
+
+
+def to_float64(stored, dtype):
+    if dtype == "bf16":
+        return from_bf16_bits(stored).astype(np.float64)
+    return stored.astype(np.float64)
+
+
+# ------------------------------------------------------------ data files
+def data_path(data_dir, w, what):
+    return os.path.join(data_dir, "%s.%s" % (w.id, what))
+
+
+def read_tensor(data_dir, w, what):
+    shape = w.shape if what == "in" else w.sb_shape
+    return np.fromfile(data_path(data_dir, w, what),
+                       dtype=storage_dtype(w.dtype)).reshape(shape)
+
+
+def out_name(peer, w, threads, impl):
+    safe = "".join(c if c.isalnum() else "_" for c in impl)
+    return "%s/%s.t%d.%s.out" % (peer, w.id, threads, safe)
+
+
+# ------------------------------------------------------------ timing
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+
+
+def time_call(fn):
+    """Median ns per call of fn() under the shared timing rule."""
+    fn()  # warm-up
+    t0 = time.perf_counter_ns()
+    fn()
+    one = max(time.perf_counter_ns() - t0, 1)
+    k = max(1, min(1_000_000, math.ceil(BATCH_NS / one)))
+    samples = []
+    start = time.perf_counter_ns()
+    while len(samples) < MAX_SAMPLES:
+        t0 = time.perf_counter_ns()
+        for _ in range(k):
+            fn()
+        samples.append((time.perf_counter_ns() - t0) / k)
+        if (len(samples) >= MIN_SAMPLES
+                and time.perf_counter_ns() - start >= TIME_BUDGET_NS):
+            break
+    return median(samples)
+
+
+class ResultWriter:
+    """One JSON object a line, the format every driver writes."""
+
+    def __init__(self, path, peer, version):
+        self.f = open(path, "w")
+        self.peer = peer
+        self.version = version
+
+    def write(self, w, threads, impl, note, status, time_ns=None, memcpy_ns=None,
+              out=None, reason=""):
+        rec = {"peer": self.peer, "version": self.version, "id": w.id,
+               "threads": threads, "impl": impl, "note": note, "status": status,
+               "reason": reason, "time_ns": time_ns, "memcpy_ns": memcpy_ns, "out": out}
+        self.f.write(json.dumps(rec) + "\n")
+        self.f.flush()
+
+    def close(self):
+        self.f.close()

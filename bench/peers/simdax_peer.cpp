@@ -1,0 +1,102 @@
+// simdax side of the peer comparison: every workload of workloads.txt on the
+// ISA simdax dispatches to (the best this CPU supports), single thread through
+// simdax_operator_execute and N threads through
+// simdax_operator_execute_parallel with the built-in pool, next to a memcpy of
+// the same bytes. Writes OUT_DIR/simdax.jsonl and one output file per run for
+// check_peers.py.
+//
+// Usage: simdax_peer WORKLOADS DATA_DIR OUT_DIR [THREADS...] [--only ID,...]
+#include <simdax/simdax.h>
+
+#include <sys/stat.h>
+
+#include "peer_common.hpp"
+
+namespace {
+
+simdax_dtype to_dtype(const std::string& s) {
+    if (s == "f32") return SIMDAX_DTYPE_FLOAT32;
+    if (s == "f16") return SIMDAX_DTYPE_FLOAT16;
+    if (s == "bf16") return SIMDAX_DTYPE_BFLOAT16;
+    throw std::runtime_error("unknown dtype " + s);
+}
+
+void check(simdax_status s, const char* what) {
+    if (s != SIMDAX_OK)
+        throw std::runtime_error(std::string(what) + ": " + simdax_status_name(s) + ": " +
+                                 simdax_last_error());
+}
+
+// Creates the operator of a workload (descriptors may go after create).
+simdax_operator* create(const peers::Workload& w) {
+    const simdax_dtype dt = to_dtype(w.dtype);
+    simdax_tensor_desc t{dt, uint32_t(w.shape.size()), w.shape.data(), nullptr};
+    simdax_tensor_desc sb{dt, uint32_t(w.sb_shape.size()), w.sb_shape.data(), nullptr};
+    std::vector<uint32_t> axes(w.axes.begin(), w.axes.end());
+    simdax_axes_op_desc ax{&t, &t, uint32_t(axes.size()), axes.data()};
+    simdax_mvn_desc mvn{&t, w.sb_shape.empty() ? nullptr : &sb,
+                        w.sb_shape.empty() ? nullptr : &sb, &t, uint32_t(axes.size()),
+                        axes.data(), 1, 1e-5f, nullptr};
+    simdax_hard_sigmoid_desc hs{&t, &t, 0.2f, 0.5f};
+    simdax_operator_desc od{};
+    if (w.op == "log_softmax") od = {SIMDAX_OPERATOR_LOG_SOFTMAX, &ax};
+    else if (w.op == "softmax") od = {SIMDAX_OPERATOR_SOFTMAX, &ax};
+    else if (w.op == "hardmax") od = {SIMDAX_OPERATOR_HARDMAX, &ax};
+    else if (w.op == "mvn") od = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn};
+    else if (w.op == "hard_sigmoid") od = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs};
+    else throw std::runtime_error("unknown op " + w.op);
+    simdax_operator* op = nullptr;
+    check(simdax_operator_create(&od, &op), "simdax_operator_create");
+    return op;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const peers::Args args = peers::parse_args(
+        argc, argv, "simdax_peer WORKLOADS DATA_DIR OUT_DIR [THREADS...] [--only ID,...]");
+    const std::string isa = simdax_isa_name(simdax_active_isa());
+    mkdir((args.out_dir + "/simdax").c_str(), 0755);
+    peers::ResultWriter results(args.out_dir + "/simdax.jsonl", "simdax",
+                                std::string(simdax_version()) + " " + isa);
+    std::fprintf(stderr, "simdax %s, isa %s\n", simdax_version(), isa.c_str());
+
+    for (const peers::Workload& w : peers::load_workloads(args.workloads)) {
+        if (!peers::selected(args, w)) continue;
+        peers::Inputs in = peers::load_inputs(args.data_dir, w);
+        peers::Buffer out(w.bytes());
+        const double memcpy_ns = peers::time_memcpy(in.in);
+        for (int threads : args.threads) {
+            const std::string impl = "simdax " + isa;
+            try {
+                simdax_operator* op = create(w);
+                simdax_bindings b{in.in.data(), in.scale.data(), in.bias.data(), out.data()};
+                simdax_threadpool* pool = nullptr;
+                simdax_parallel par{};
+                if (threads > 1) {
+                    check(simdax_threadpool_create(uint32_t(threads), &pool),
+                          "simdax_threadpool_create");
+                    par = simdax_threadpool_parallel(pool);
+                }
+                std::memset(out.data(), 0, out.size());
+                const double t = peers::time_call([&] {
+                    const simdax_status s = threads > 1
+                                                ? simdax_operator_execute_parallel(op, &b, &par)
+                                                : simdax_operator_execute(op, &b);
+                    if (s != SIMDAX_OK) check(s, "execute");
+                });
+                const std::string name = peers::out_name("simdax", w, threads, impl);
+                peers::write_file(args.out_dir + "/" + name, out.data(), out.size());
+                results.write(w, threads, impl, "", "ok", t, memcpy_ns, name);
+                std::fprintf(stderr, "  %-4s %dT %10.1f us (memcpy %.1f us)\n", w.id.c_str(),
+                             threads, t / 1e3, memcpy_ns / 1e3);
+                if (pool) simdax_threadpool_destroy(pool);
+                simdax_operator_destroy(op);
+            } catch (const std::exception& e) {
+                results.write(w, threads, impl, "", "error", -1, memcpy_ns, "", e.what());
+                std::fprintf(stderr, "  %-4s %dT error: %s\n", w.id.c_str(), threads, e.what());
+            }
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,219 @@
+"""PyTorch side of the peer comparison (Debian python3-torch, CPU).
+
+Usage: /usr/bin/python3 torch_peer.py DATA_DIR OUT_DIR [THREADS...] [--only ID,...]
+
+Every workload has one or more candidate implementations (the natural ways
+to write the op in torch); each is timed and its output written, and
+check_peers.py keeps the fastest one whose output is correct. For a dtype
+with no torch CPU kernel the f32-upcast candidates (x.float() ... .to(dtype))
+run only when no native candidate works, and the table says so.
+Threads: torch.set_num_threads(n) in this process.
+"""
+import ctypes
+import os
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from peers_common import (ALPHA, BETA, EPSILON, ResultWriter, load_workloads, out_name,
+                          read_tensor, time_call)
+
+TORCH_DT = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+
+
+def to_torch(arr, dtype):
+    if dtype == "bf16":
+        return torch.from_numpy(arr.view(np.int16).copy()).view(torch.bfloat16)
+    return torch.from_numpy(arr.copy())
+
+
+def to_bytes_array(t):
+    t = t.contiguous()
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy()
+    return t.numpy()
+
+
+def candidates(w, x, scale, bias):
+    """(impl, note, upcast, fn) tuples; fn() returns the output tensor."""
+    dims = tuple(w.axes)
+    out = torch.empty_like(x)
+    cands = []
+    dt = x.dtype
+
+    def upcast(fn):
+        return lambda: out.copy_(fn(x.float()))
+
+    if w.op in ("log_softmax", "softmax"):
+        log = w.op == "log_softmax"
+        if len(dims) == 1:
+            d = dims[0]
+            base = torch.log_softmax if log else torch.softmax
+            cands.append((w.op + "(out=)", "", False,
+                          lambda: base(x, d, out=out)))
+            cands.append((w.op + " f32 upcast", "emulated: f32 upcast", True,
+                          upcast(lambda x32: base(x32, d))))
+        else:
+            kept = [a for a in range(x.dim()) if a not in dims]
+            perm = kept + sorted(dims)
+            inv = [perm.index(a) for a in range(x.dim())]
+            kshape = [x.shape[a] for a in kept]
+            pshape = [x.shape[a] for a in perm]
+            groups = int(np.prod(kshape)) if kshape else 1
+            base = torch.log_softmax if log else torch.softmax
+
+            def permuted(x):
+                flat = x.permute(perm).reshape(groups, -1)
+                return out.copy_(base(flat, 1).reshape(pshape).permute(inv))
+
+            def lse(x):
+                m = torch.logsumexp(x, dims, keepdim=True)
+                if log:
+                    return torch.sub(x, m, out=out)
+                return torch.exp(torch.sub(x, m, out=out), out=out)
+
+            cands.append(("permute+%s+permute" % w.op,
+                          "emulated: permute, %s over the flattened axes, permute back" % w.op,
+                          False, lambda: permuted(x)))
+            cands.append(("x-logsumexp", "composite: x - logsumexp(x, axes)", False,
+                          lambda: lse(x)))
+    elif w.op == "hardmax":
+        if len(dims) != 1:
+            return []
+        d = dims[0]
+
+        def hardmax():
+            out.zero_()
+            return out.scatter_(d, x.argmax(d, keepdim=True), 1.0)
+
+        cands.append(("argmax+scatter", "one-hot of argmax (zero_ + scatter_)", False, hardmax))
+    elif w.op == "mvn":
+        rank = x.dim()
+        axes = sorted(dims)
+        sb = scale is not None
+        trailing = axes == list(range(rank - len(axes), rank))
+        per_channel = sb and list(scale.shape) == [1, x.shape[1]] + [1] * (rank - 2)
+
+        def var_mean(x, s, b):
+            v, m = torch.var_mean(x, axes, unbiased=False, keepdim=True)
+            y = torch.sub(x, m, out=out if x.dtype == dt else None)
+            y.mul_(torch.rsqrt(v + EPSILON))
+            if s is not None:
+                y.mul_(s).add_(b)
+            return y
+
+        natives = [("var_mean", "composite: var_mean, (x-mean)*rsqrt(var+eps)*S+B",
+                    lambda x, s, b: var_mean(x, s, b))]
+        if trailing and (not sb or list(scale.shape[:rank - len(axes)]) == [1] * (rank - len(axes))):
+            nshape = tuple(x.shape[rank - len(axes):])
+            natives.insert(0, ("layer_norm", "", lambda x, s, b: F.layer_norm(
+                x, nshape, None if s is None else s.reshape(nshape),
+                None if b is None else b.reshape(nshape), EPSILON)))
+        if rank >= 3 and axes == list(range(2, rank)) and (not sb or per_channel):
+            c = x.shape[1]
+            natives.insert(0, ("instance_norm", "", lambda x, s, b: F.instance_norm(
+                x, weight=None if s is None else s.reshape(c),
+                bias=None if b is None else b.reshape(c), eps=EPSILON)))
+            natives.insert(0, ("group_norm(C groups)", "", lambda x, s, b: F.group_norm(
+                x, c, None if s is None else s.reshape(c),
+                None if b is None else b.reshape(c), EPSILON)))
+        if rank >= 2 and axes == [0] + list(range(2, rank)) and (not sb or per_channel):
+            c = x.shape[1]
+            natives.insert(0, ("batch_norm(training)", "", lambda x, s, b: F.batch_norm(
+                x, None, None, None if s is None else s.reshape(c),
+                None if b is None else b.reshape(c), True, 0.0, EPSILON)))
+        for impl, note, fn in natives:
+            cands.append((impl, note, False, lambda fn=fn: fn(x, scale, bias)))
+            s32 = None if scale is None else scale.float()
+            b32 = None if bias is None else bias.float()
+            cands.append((impl + " f32 upcast",
+                          "emulated: f32 upcast" + ("; " + note if note else ""), True,
+                          lambda fn=fn, s32=s32, b32=b32: out.copy_(fn(x.float(), s32, b32))))
+    elif w.op == "hard_sigmoid":
+        half = torch.tensor(BETA, dtype=dt)
+        half32 = torch.tensor(BETA)
+
+        def clamp():
+            torch.add(half, x, alpha=ALPHA, out=out)
+            return out.clamp_(0.0, 1.0)
+
+        def hsig():
+            torch.mul(x, ALPHA * 6.0, out=out)
+            return F.hardsigmoid(out, inplace=True)
+
+        cands.append(("add+clamp_", "clamp(0.5 + 0.2x, 0, 1) (torch hardsigmoid is x/6+1/2)",
+                      False, clamp))
+        cands.append(("mul+hardsigmoid_", "hardsigmoid(1.2x) (torch hardsigmoid is x/6+1/2)",
+                      False, hsig))
+        cands.append(("add+clamp_ f32 upcast", "emulated: f32 upcast; clamp(0.5 + 0.2x, 0, 1)",
+                      True, upcast(lambda x32: torch.add(half32, x32, alpha=ALPHA).clamp_(0, 1))))
+    return cands
+
+
+def main():
+    argv = sys.argv[1:]
+    only = None
+    if "--only" in argv:
+        i = argv.index("--only")
+        only = set(argv[i + 1].split(","))
+        del argv[i:i + 2]
+    data_dir, out_dir = argv[0], argv[1]
+    threads_list = [int(t) for t in argv[2:]] or [1]
+    os.makedirs(os.path.join(out_dir, "torch"), exist_ok=True)
+    version = torch.__version__
+    pkg = os.environ.get("PEERS_TORCH_DEB", "")
+    if pkg:
+        version += " (Debian %s)" % pkg
+    res = ResultWriter(os.path.join(out_dir, "torch.jsonl"), "PyTorch", version)
+    print("PyTorch %s" % version, file=sys.stderr)
+    torch.set_grad_enabled(False)
+    memmove = ctypes.memmove
+
+    for w in load_workloads():
+        if only and w.id not in only:
+            continue
+        xa = read_tensor(data_dir, w, "in")
+        x = to_torch(xa, w.dtype)
+        scale = bias = None
+        if w.sb_shape:
+            scale = to_torch(read_tensor(data_dir, w, "scale"), w.dtype)
+            bias = to_torch(read_tensor(data_dir, w, "bias"), w.dtype)
+        src = np.ascontiguousarray(xa)
+        dst = np.empty_like(src)
+        sp, dp, nb = src.ctypes.data, dst.ctypes.data, src.nbytes
+        memcpy_ns = time_call(lambda: memmove(dp, sp, nb))
+        cands = candidates(w, x, scale, bias)
+        if not cands:
+            for t in threads_list:
+                res.write(w, t, "-", "", "unsupported", memcpy_ns=memcpy_ns,
+                          reason="no torch op for this axis set")
+            continue
+        for t in threads_list:
+            torch.set_num_threads(t)
+            native_ok = False
+            for impl, note, is_upcast, fn in cands:
+                if is_upcast and native_ok:
+                    continue
+                try:
+                    y = fn()
+                except Exception as e:  # no kernel for this dtype
+                    res.write(w, t, impl, note, "unsupported", memcpy_ns=memcpy_ns,
+                              reason=str(e).split("\n")[0][:200])
+                    print("  %-4s %dT %-28s unsupported: %s" % (w.id, t, impl, str(e)[:80]),
+                          file=sys.stderr)
+                    continue
+                ns = time_call(fn)
+                y = fn()
+                name = out_name("torch", w, t, impl)
+                to_bytes_array(y).tofile(os.path.join(out_dir, name))
+                res.write(w, t, impl, note, "ok", ns, memcpy_ns, name)
+                native_ok = native_ok or not is_upcast
+                print("  %-4s %dT %-28s %10.1f us (memcpy %.1f us)"
+                      % (w.id, t, impl, ns / 1e3, memcpy_ns / 1e3), file=sys.stderr)
+    res.close()
+
+
+if __name__ == "__main__":
+    main()

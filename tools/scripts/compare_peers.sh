@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Side-by-side comparison of simdax with oneDNN, PyTorch and ONNX Runtime on
+# the workloads of bench/peers/workloads.txt, on this machine, in one run:
+# single thread and all the machine's threads. Prints ONE table (time and
+# ratio to a memcpy of the same bytes for simdax and every peer, each peer's
+# version, simdax's speedup over the fastest peer) and writes it to
+# build/peers/table.md. Every output is checked against a float64 reference
+# first; a wrong result is shown as "wrong", not timed.
+#
+# Installs what is missing: Debian libdnnl-dev, python3-torch, python3-onnx,
+# python3-numpy (nodejs/npm only if there is no node/npm at all), and
+# onnxruntime-node with `npm install --ignore-scripts` into bench/peers/node/.
+#
+# Usage: tools/scripts/compare_peers.sh [--only W1,W2,...] [--threads "1 2"] [--keep-outputs]
+# Environment: PEERS_OUT (default build/peers), SIMDAX_BUILD_DIR (a configured
+# simdax build to reuse; default PEERS_OUT/simdax-build).
+set -euo pipefail
+start=$(date +%s)
+root=$(cd "$(dirname "$0")/../.." && pwd)
+peers="$root/bench/peers"
+out=${PEERS_OUT:-$root/build/peers}
+py=/usr/bin/python3  # Debian's python (torch, onnx, numpy), not a pyenv one
+only=()
+keep=()
+ncpu=$(nproc 2>/dev/null || echo 1)
+threads="1"
+[ "$ncpu" -gt 1 ] && threads="1 $ncpu"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --only) only=(--only "$2"); shift 2 ;;
+    --threads) threads="$2"; shift 2 ;;
+    --keep-outputs) keep=(--keep-outputs); shift ;;
+    *) echo "unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+log() { printf '[compare_peers %4ss] %s\n' "$(( $(date +%s) - start ))" "$*" >&2; }
+
+# ------------------------------------------------------------------ install
+bash "$root/tools/scripts/install_deps.sh"
+missing=()
+for p in libdnnl-dev python3-torch python3-onnx python3-numpy; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if [ ! -f "$peers/node/node_modules/onnxruntime-node/package.json" ]; then
+  log "npm install --ignore-scripts (onnxruntime-node)"
+  (cd "$peers/node" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
+fi
+
+# -------------------------------------------------------------------- build
+mkdir -p "$out"
+bdir=${SIMDAX_BUILD_DIR:-$out/simdax-build}
+if [ ! -f "$bdir/CMakeCache.txt" ]; then
+  log "configuring simdax in $bdir"
+  cmake -S "$root" -B "$bdir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDAX_BUILD_TESTS=OFF \
+    -DSIMDAX_BUILD_BENCH=OFF -DSIMDAX_BUILD_TOOLS=OFF >/dev/null
+fi
+log "building simdax"
+cmake --build "$bdir" --target simdax -j "$ncpu" >/dev/null
+lib=$(find "$bdir" -name 'libsimdax.so' -print -quit)
+[ -n "$lib" ] || { echo "libsimdax.so not found under $bdir" >&2; exit 1; }
+libdir=$(dirname "$lib")
+cxx=${CXX:-g++}
+log "building the drivers"
+$cxx -O2 -std=c++17 -I"$root/include" "$peers/simdax_peer.cpp" -o "$out/simdax_peer" \
+  -L"$libdir" -lsimdax -Wl,-rpath,"$libdir" -lpthread &
+have_dnnl=0
+if [ -f /usr/include/oneapi/dnnl/dnnl.hpp ]; then
+  have_dnnl=1
+  $cxx -O2 -std=c++17 -fopenmp "$peers/onednn_peer.cpp" -o "$out/onednn_peer" -ldnnl &
+fi
+wait
+
+# --------------------------------------------------------------- data, models
+log "input data and ONNX models"
+$py "$peers/make_data.py" "$out/data"
+$py "$peers/make_models.py" "$out/data" "$out/models"
+
+# ---------------------------------------------------------------------- run
+results="$out/results"
+rm -rf "$results"
+mkdir -p "$results"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+export PEERS_TORCH_DEB
+PEERS_TORCH_DEB=$(dpkg-query -W -f='${Version}' python3-torch 2>/dev/null || true)
+run() {  # name command...: a peer that fails leaves its column "not run"
+  local name=$1
+  shift
+  log "running $name (threads: $threads)"
+  if ! "$@" 2>"$results/$name.log"; then
+    echo "$name failed; its log ($results/$name.log) ends with:" >&2
+    tail -5 "$results/$name.log" >&2
+  fi
+}
+# shellcheck disable=SC2086  # $threads is a list
+run simdax "$out/simdax_peer" "$peers/workloads.txt" "$out/data" "$results" $threads "${only[@]}"
+if [ "$have_dnnl" = 1 ]; then
+  # shellcheck disable=SC2086
+  run onednn "$out/onednn_peer" "$peers/workloads.txt" "$out/data" "$results" $threads "${only[@]}"
+fi
+# shellcheck disable=SC2086
+run torch $py "$peers/torch_peer.py" "$out/data" "$results" $threads "${only[@]}"
+# shellcheck disable=SC2086
+run ort node "$peers/node/ort_peer.js" "$peers/workloads.txt" "$out/data" "$out/models" \
+  "$results" $threads "${only[@]}"
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# -------------------------------------------------------------------- table
+log "checking outputs against the float64 reference"
+export PEERS_LOAD="$load_before before the runs, $load_after after"
+$py "$peers/check_peers.py" "$out/data" "$results" "$out/table.md" "${keep[@]}"
+log "done in $(( $(date +%s) - start )) s; table in $out/table.md"
