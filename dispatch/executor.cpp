@@ -73,6 +73,14 @@ void run_cols_unit(const Plan& p, const Buffers& b, int64_t g, int64_t block) {
     }
 }
 
+constexpr int64_t kGroupBlock = 16;  // groups walked together by interleave_groups
+constexpr int64_t kShortRun = 256;   // elements: below this, runs are interleaved
+
+bool interleave_groups(const Plan& p) {
+    return p.form == Form::rows && p.op != OpKind::elementwise && p.parts == 1 &&
+           p.segments.n > 0 && p.run < kShortRun;
+}
+
 // Rows and general forms, for one group-piece source type.
 template <class Pieces>
 void run_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
@@ -82,13 +90,38 @@ void run_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
         *p0 = q * len;
         *p1 = std::min(size, *p0 + len);
     };
+    if (interleave_groups(p)) {
+        // Short runs in several segments (e.g. axes {0,2} of [64,256,64]):
+        // walking one group at a time would jump a page per run. A unit
+        // takes a block of consecutive groups and walks segment by segment,
+        // so memory is read in order. Each group still folds its runs in
+        // the same order, so the result is the same as group by group.
+        const int64_t segs = count(p.segments);
+        const int64_t units = (groups + kGroupBlock - 1) / kGroupBlock;
+        run_units(par, size_t(units), [&](size_t u) {
+            const int64_t g0 = int64_t(u) * kGroupBlock, nb = std::min(kGroupBlock, groups - g0);
+            int64_t off[kGroupBlock][kOperands];
+            GroupState st[kGroupBlock];
+            for (int64_t i = 0; i < nb; ++i) {
+                group_offsets(p, g0 + i, off[i]);
+                st[i] = empty_state();
+            }
+            for (int64_t s = 0; s < segs; ++s)
+                for (int64_t i = 0; i < nb; ++i)
+                    reduce_range(p, Pieces(p, b, off[i]), s * p.run, (s + 1) * p.run, &st[i]);
+            for (int64_t s = 0; s < segs; ++s)
+                for (int64_t i = 0; i < nb; ++i)
+                    output_range(p, Pieces(p, b, off[i]), s * p.run, (s + 1) * p.run, st[i]);
+        });
+        return;
+    }
     if (p.op == OpKind::elementwise || parts == 1) {
         // One unit = one group (or one part of an element-wise run).
         run_units(par, size_t(groups * parts), [&](size_t u) {
             int64_t off[kOperands], p0, p1;
             group_offsets(p, int64_t(u) / parts, off);
             range(int64_t(u) % parts, &p0, &p1);
-            const Pieces g(p, b, off);
+            Pieces g(p, b, off);
             GroupState s = empty_state();
             reduce_range(p, g, p0, p1, &s);
             output_range(p, g, p0, p1, s);

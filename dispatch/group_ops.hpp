@@ -27,7 +27,7 @@ void combine_states(OpKind op, GroupState* into, const GroupState& next);
 void write_one(char* p, DType dt);
 
 template <class Pieces>
-void reduce_range(const Plan& p, const Pieces& g, int64_t p0, int64_t p1, GroupState* s) {
+void reduce_range(const Plan& p, Pieces&& g, int64_t p0, int64_t p1, GroupState* s) {
     switch (p.op) {
         case OpKind::log_softmax:
         case OpKind::softmax:
@@ -44,7 +44,7 @@ void reduce_range(const Plan& p, const Pieces& g, int64_t p0, int64_t p1, GroupS
 }
 
 template <class Pieces>
-void output_range(const Plan& p, const Pieces& g, int64_t p0, int64_t p1, const GroupState& s) {
+void output_range(const Plan& p, Pieces&& g, int64_t p0, int64_t p1, const GroupState& s) {
     switch (p.op) {
         case OpKind::log_softmax:
             g.visit(p0, p1, true, [&](const Piece& c) { p.k.log_softmax_out(c.x, c.y, c.n, &s.ms); });

@@ -61,53 +61,88 @@ private:
     const int64_t* off_;
 };
 
-// General form: elements walked by an odometer over p.inner, through tiles.
+// General form: the group walked by an odometer over p.inner, through
+// stack tiles (gather, compute, scatter). Stretches that are contiguous along
+// the innermost dim move with memcpy. A range that fits one tile stays
+// loaded between the reduce and the output pass (one gather, not two).
 template <size_t E>
 class TiledPieces {
 public:
-    static constexpr size_t kTile = 512;
+    static constexpr size_t kTile = 16384 / E;  // 16 KiB per buffer
 
     TiledPieces(const Plan& p, const Buffers& b, const int64_t* off) : p_(p), b_(b), off_(off) {}
 
     template <class F>
-    void visit(int64_t p0, int64_t p1, bool store, F f) const {
-        alignas(64) char xt[kTile * E], yt[kTile * E], st[kTile * E], bt[kTile * E];
+    void visit(int64_t p0, int64_t p1, bool store, F f) {
         Odometer w(p_.inner, p0);
         while (p0 < p1) {
             const size_t n = size_t(std::min<int64_t>(int64_t(kTile), p1 - p0));
             Odometer start = w;
-            gather(b_.x, kX, &w, n, xt);
-            Piece pc{xt, yt, nullptr, 1, nullptr, 1, n, p0};
+            if (loaded_p0_ == p0 && loaded_n_ == n) {
+                skip(&w, n);
+            } else {
+                move(const_cast<char*>(b_.x), kX, &w, n, xt_, false);
+                loaded_p0_ = p0;
+                loaded_n_ = n;
+            }
+            Piece pc{xt_, yt_, nullptr, 1, nullptr, 1, n, p0};
             if (p_.has_operand[kScale]) {
                 Odometer ws = start;
-                gather(b_.scale, kScale, &ws, n, st);
-                pc.scale = st;
+                move(const_cast<char*>(b_.scale), kScale, &ws, n, st_, false);
+                pc.scale = st_;
             }
             if (p_.has_operand[kBias]) {
                 Odometer wb = start;
-                gather(b_.bias, kBias, &wb, n, bt);
-                pc.bias = bt;
+                move(const_cast<char*>(b_.bias), kBias, &wb, n, bt_, false);
+                pc.bias = bt_;
             }
             f(pc);
-            if (store) {
-                char* y = b_.y + off_[kY] * int64_t(E);
-                for (size_t i = 0; i < n; ++i, start.next())
-                    std::memcpy(y + start.off[kY] * int64_t(E), yt + i * E, E);
-            }
+            if (store) move(b_.y, kY, &start, n, yt_, true);
             p0 += int64_t(n);
         }
     }
 
 private:
-    void gather(const char* base, int o, Odometer* w, size_t n, char* tile) const {
+    static void skip(Odometer* w, size_t n) {
+        while (n > 0) {
+            const int64_t m = std::min<int64_t>(w->inner_left(), int64_t(n));
+            w->advance_inner(m);
+            n -= size_t(m);
+        }
+    }
+
+    // Copies n elements of operand o between memory and tile (to memory
+    // when scatter), advancing the walk.
+    void move(char* base, int o, Odometer* w, size_t n, char* tile, bool scatter) const {
         base += off_[o] * int64_t(E);
-        for (size_t i = 0; i < n; ++i, w->next())
-            std::memcpy(tile + i * E, base + w->off[o] * int64_t(E), E);
+        const int last = p_.inner.n - 1;
+        const int64_t step = last >= 0 ? p_.inner.stride[o][last] : 1;
+        for (size_t i = 0; i < n;) {
+            const size_t m = size_t(std::min<int64_t>(w->inner_left(), int64_t(n - i)));
+            char* mem = base + w->off[o] * int64_t(E);
+            if (step == 1) {
+                if (scatter) std::memcpy(mem, tile + i * E, m * E);
+                else std::memcpy(tile + i * E, mem, m * E);
+            } else {
+                for (size_t j = 0; j < m; ++j, mem += step * int64_t(E)) {
+                    if (scatter) std::memcpy(mem, tile + (i + j) * E, E);
+                    else std::memcpy(tile + (i + j) * E, mem, E);
+                }
+            }
+            w->advance_inner(int64_t(m));
+            i += m;
+        }
     }
 
     const Plan& p_;
     const Buffers& b_;
     const int64_t* off_;
+    int64_t loaded_p0_ = -1;
+    size_t loaded_n_ = 0;
+    alignas(64) char xt_[kTile * E];
+    alignas(64) char yt_[kTile * E];
+    alignas(64) char st_[kTile * E];
+    alignas(64) char bt_[kTile * E];
 };
 
 }  // namespace simdax

@@ -25,6 +25,18 @@ struct Odometer {
         }
     }
 
+    // Steps m positions along the innermost dim; m must not pass its end
+    // by more than the carry into the next dim (m <= size - idx).
+    void advance_inner(int64_t m) {
+        if (d.n == 0 || m <= 0) return;
+        const int last = d.n - 1;
+        for (int o = 0; o < kOperands; ++o) off[o] += (m - 1) * d.stride[o][last];
+        idx[last] += m - 1;
+        next();
+    }
+
+    int64_t inner_left() const { return d.n == 0 ? 1 : d.size[d.n - 1] - idx[d.n - 1]; }
+
     void next() {
         for (int i = d.n - 1; i >= 0; --i) {
             for (int o = 0; o < kOperands; ++o) off[o] += d.stride[o][i];
