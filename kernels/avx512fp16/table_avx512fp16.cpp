@@ -1,0 +1,15 @@
+// The avx512fp16 kernel table. Every entry is inherited from avx512:
+//  - native bfloat16 conversion (VCVTNEPS2BF16) flushes subnormals, which
+//    breaks the 1-ulp bound for tiny results, so bf16 keeps the exact
+//    rounding done in integer lanes;
+//  - float16 arithmetic rounds alpha/beta to half precision, so HardSigmoid
+//    or the activations computed in fp16 miss the 1-ulp bound near
+//    cancellation (alpha*x ~ -beta). Only exact operations could move here.
+#include "kernel_table.hpp"
+
+namespace simdax::kernels::avx512fp16 {
+
+extern const IsaKernels kTable;
+const IsaKernels kTable = {};
+
+}  // namespace simdax::kernels::avx512fp16

@@ -1,0 +1,15 @@
+// The activation entry: act_map over the storage type directly (float16 /
+// bfloat16 convert in registers, no staging buffer).
+#pragma once
+
+#include "x86/activation.hpp"
+#include "x86/kernel_list.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+template <class T>
+void activation(const void* x, void* y, size_t n, const ActParams* act) {
+    act_map<T>(*act, static_cast<const T*>(x), static_cast<T*>(y), n);
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -1,0 +1,141 @@
+// Hardmax passes. Order: the first NaN of a group wins; without NaN the
+// first maximum wins (strict >, so ties keep the earlier element; -0 == +0).
+//   argmax: fold a contiguous chunk into the group's ArgMax state. Per
+//     L1-sized block one pass finds the max and whether a NaN is present;
+//     only then is the block re-scanned (from L1) for the position.
+//   hardmax_cols: per lane a running (best value, best row) in vectors, then
+//     the one-hot rows. Row numbers ride in the compute type (exact below
+//     2^24 rows for float; beyond that a scalar path is used).
+#pragma once
+
+#include "kernel_table.hpp"
+#include "x86/lane_blocks.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+constexpr size_t kArgmaxBlock = 2048;
+
+// Index of the first lane of x[0..n) where pred(vector) holds; n if none.
+template <class T, class P>
+inline size_t find_first(const T* x, size_t n, typename Vec<T>::R fill, P pred) {
+    using V = Vec<T>;
+    size_t i = 0;
+    for (; i + V::N <= n; i += V::N) {
+        const unsigned b = V::bits(pred(V::load(x + i)));
+        if (b) return i + size_t(__builtin_ctz(b));
+    }
+    if (i < n) {
+        const unsigned b = V::bits(pred(V::loadn(x + i, n - i, fill))) & ((1u << (n - i)) - 1u);
+        if (b) return i + size_t(__builtin_ctz(b));
+    }
+    return n;
+}
+
+template <class T>
+void argmax(const void* xv, size_t n, int64_t base, ArgMax* st) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    using M = typename V::M;
+    if (st->nan) return;
+    const T* x = static_cast<const T*>(xv);
+    const R ninf = V::set1(E(-__builtin_inf()));
+    for (size_t b = 0; b < n; b += kArgmaxBlock) {
+        const size_t nb = n - b < kArgmaxBlock ? n - b : kArgmaxBlock;
+        const T* xb = x + b;
+        R m0 = ninf, m1 = ninf;
+        M nan0 = V::m_none(), nan1 = V::m_none();
+        size_t i = 0;
+        for (; i + 2 * V::N <= nb; i += 2 * V::N) {
+            const R a = V::load(xb + i), c = V::load(xb + i + V::N);
+            nan0 = V::m_or(nan0, V::isnan(a));
+            nan1 = V::m_or(nan1, V::isnan(c));
+            m0 = V::max(m0, a);
+            m1 = V::max(m1, c);
+        }
+        for (; i < nb; i += V::N) {
+            const R a = i + V::N <= nb ? V::load(xb + i) : V::loadn(xb + i, nb - i, ninf);
+            nan0 = V::m_or(nan0, V::isnan(a));
+            m0 = V::max(m0, a);
+        }
+        if (V::bits(V::m_or(nan0, nan1))) {
+            const size_t at = find_first(xb, nb, ninf, [](R v) { return V::isnan(v); });
+            st->nan = 1;
+            st->value = double(__builtin_nan(""));
+            st->index = base + int64_t(b + at);
+            return;
+        }
+        const E bm = V::hmax(V::max(m0, m1));
+        if (st->index < 0 || double(bm) > st->value) {
+            const R vb = V::set1(bm);
+            const size_t at = find_first(xb, nb, ninf, [vb](R v) { return V::eq(v, vb); });
+            st->value = double(bm);
+            st->index = base + int64_t(b + at);
+        }
+    }
+}
+
+template <class T, int NV, bool PARTIAL>
+void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    const R zero = V::zero(), one = V::set1(E(1));
+    R best[NV], at[NV];
+    for (int u = 0; u < NV; ++u) {
+        best[u] = ld_lane<NV, PARTIAL>(x, u, tail, zero);
+        at[u] = zero;
+    }
+    for (size_t j = 1; j < r; ++j) {
+        const T* row = x + ptrdiff_t(j) * xrs;
+        const R jv = V::set1(E(j));
+        for (int u = 0; u < NV; ++u) {
+            const R v = ld_lane<NV, PARTIAL>(row, u, tail, zero);
+            // Take v if it is greater, or if it is the first NaN.
+            const auto take = V::m_or(V::gt(v, best[u]), V::m_andnot(V::isnan(v), V::isnan(best[u])));
+            best[u] = V::blend(take, best[u], v);
+            at[u] = V::blend(take, at[u], jv);
+        }
+    }
+    for (size_t j = 0; j < r; ++j) {
+        T* row = y + ptrdiff_t(j) * yrs;
+        const R jv = V::set1(E(j));
+        for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(row, u, tail, V::blend(V::eq(at[u], jv), zero, one));
+    }
+}
+
+// Scalar path for columns too tall for float row numbers.
+template <class T>
+void hardmax_cols_scalar(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    for (size_t l = 0; l < k; ++l) {
+        size_t at = 0;
+        E best = to_e(x[l]);
+        for (size_t j = 1; j < r && best == best; ++j) {
+            const E v = to_e(x[ptrdiff_t(j) * xrs + ptrdiff_t(l)]);
+            if (v > best || v != v) {
+                best = v;
+                at = j;
+            }
+        }
+        for (size_t j = 0; j < r; ++j) {
+            const typename V::R val = V::set1(E(j == at ? 1 : 0));
+            V::storen(y + ptrdiff_t(j) * yrs + ptrdiff_t(l), val, 1);
+        }
+    }
+}
+
+template <class T>
+void hardmax_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+    const T* x = static_cast<const T*>(xv);
+    T* y = static_cast<T*>(yv);
+    if (sizeof(typename Vec<T>::E) == 4 && r > (size_t(1) << 24))
+        return hardmax_cols_scalar(x, y, r, k, xrs, yrs);
+    for_lane_blocks<Vec<T>>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
+        hardmax_cols_block<T, decltype(nv)::value, decltype(partial)::value>(x + l, y + l, r, tail, xrs,
+                                                                            yrs);
+    });
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

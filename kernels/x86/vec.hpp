@@ -1,0 +1,54 @@
+// Picks the vector traits of the ISA this TU is compiled for, and adds the
+// dtype plumbing every kernel uses: which vector computes a storage type,
+// scalar conversion, and a double-precision twin of a compute vector.
+#pragma once
+
+#include <cstring>
+
+#if defined(__AVX512F__)
+#include "x86/vec_avx512.hpp"
+#elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#include "x86/vec_avx2.hpp"
+#else
+#error "x86 kernels need AVX2+FMA+F16C or AVX-512 compile flags"
+#endif
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+// float32, float16 and bfloat16 compute in float; float64 in double.
+template <class T> struct VecOf { using type = VF; };
+template <> struct VecOf<double> { using type = VD; };
+template <class T> using Vec = typename VecOf<T>::type;
+
+// One element to its compute type.
+inline float to_e(float v) { return v; }
+inline double to_e(double v) { return v; }
+inline float to_e(F16 v) { return _cvtsh_ss(v.bits); }
+inline float to_e(BF16 v) {
+    const uint32_t b = uint32_t(v.bits) << 16;
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+}
+
+// A compute vector held in double: H vectors of VD. Used where float
+// accumulation over many terms would lose the accuracy the SPEC asks for.
+template <class V> struct Wide;
+template <> struct Wide<VD> {
+    static constexpr int H = 1;
+    VD::R h[1];
+    static Wide from(VD::R v) { return Wide{{v}}; }
+    VD::R narrow() const { return h[0]; }
+};
+template <> struct Wide<VF> {
+    static constexpr int H = 2;
+    VD::R h[2];
+    static Wide from(VF::R v) {
+        Wide w;
+        VF::widen(v, w.h[0], w.h[1]);
+        return w;
+    }
+    VF::R narrow() const { return VF::narrow(h[0], h[1]); }
+};
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -1,0 +1,534 @@
+// Every kernel-table entry of every ISA this machine runs, called directly
+// and compared with a float64 reference computed here (SPEC "Accuracy",
+// "Special values"). Buffers end at an inaccessible page, so a tail that
+// reads or writes one element too far faults.
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cpu_features.hpp"
+#include "kernel_table.hpp"
+#include "support/dtype.hpp"
+#include "tables.hpp"
+
+namespace {
+
+using simdax::DType;
+using simdax::DtypeKernels;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr DType kDTypes[] = {DType::f32, DType::f16, DType::bf16, DType::f64};
+
+simdax_dtype api_dtype(DType d) {
+    switch (d) {
+        case DType::f32: return SIMDAX_DTYPE_FLOAT32;
+        case DType::f16: return SIMDAX_DTYPE_FLOAT16;
+        case DType::bf16: return SIMDAX_DTYPE_BFLOAT16;
+        case DType::f64: return SIMDAX_DTYPE_FLOAT64;
+    }
+    return SIMDAX_DTYPE_FLOAT32;
+}
+
+// n elements of `bytes` each, ending exactly at a PROT_NONE page.
+class GuardBuf {
+public:
+    GuardBuf(size_t n, size_t bytes) : bytes_(bytes) {
+        const size_t page = size_t(sysconf(_SC_PAGESIZE));
+        const size_t need = n * bytes;
+        map_len_ = (need + page - 1) / page * page + page;
+        base_ = static_cast<char*>(mmap(nullptr, map_len_, PROT_READ | PROT_WRITE,
+                                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+        if (base_ == MAP_FAILED) std::abort();
+        mprotect(base_ + map_len_ - page, page, PROT_NONE);
+        data_ = base_ + (map_len_ - page) - need;
+    }
+    ~GuardBuf() { munmap(base_, map_len_); }
+    GuardBuf(const GuardBuf&) = delete;
+    GuardBuf& operator=(const GuardBuf&) = delete;
+    void* data() { return data_; }
+    void* at(ptrdiff_t i) { return data_ + i * ptrdiff_t(bytes_); }
+
+private:
+    char* base_;
+    char* data_;
+    size_t map_len_, bytes_;
+};
+
+// A typed view of a guard buffer: set stores rounded to the dtype, get loads.
+struct Buf {
+    DType dt;
+    GuardBuf g;
+    Buf(DType d, size_t n) : dt(d), g(n, sxt::dtype_bytes(api_dtype(d))) {}
+    void set(ptrdiff_t i, double v) { sxt::store_as(api_dtype(dt), g.at(i), v); }
+    double get(ptrdiff_t i) { return sxt::load_as(api_dtype(dt), g.at(i)); }
+    void* p() { return g.data(); }
+};
+
+enum class Tol { log_softmax, softmax, plain, plain2 };  // plain2: 2 ulp for f16/bf16
+
+// SPEC "Accuracy" as the conformance pass rule states it (tests/support/dtype.hpp):
+// NaN must match NaN, an infinite rounded reference must be hit exactly,
+// otherwise atol + rtol*|ref|, or for float16/bfloat16 1 ulp (2: Tol::plain2).
+::testing::AssertionResult close(double got, double ref, DType dt, Tol tol) {
+    const simdax_operator_type op = tol == Tol::log_softmax ? SIMDAX_OPERATOR_LOG_SOFTMAX
+                                    : tol == Tol::softmax   ? SIMDAX_OPERATOR_SOFTMAX
+                                                            : SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION;
+    const sxt::Tolerance t = sxt::tolerance_for(op, api_dtype(dt), tol == Tol::plain2);
+    if (sxt::passes(ref, got, api_dtype(dt), t)) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "got " << got << " want " << ref << " (diff " << got - ref
+                                         << ")";
+}
+
+// ---------------------------------------------------------------- references
+double ref_act(double x, const simdax::ActParams& a) {
+    const double al = a.alpha, be = a.beta, ga = a.gamma;
+    if (std::isnan(x)) return x;
+    auto sp = [](double t) { return t > 0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t)); };
+    switch (a.type) {
+        case SIMDAX_ACTIVATION_IDENTITY: return x;
+        case SIMDAX_ACTIVATION_LINEAR: return al * x + be;
+        case SIMDAX_ACTIVATION_RELU: return std::max(0.0, x);
+        case SIMDAX_ACTIVATION_LEAKY_RELU: return x >= 0 ? x : al * x;
+        case SIMDAX_ACTIVATION_ELU: return x >= 0 ? x : al * std::expm1(x);
+        case SIMDAX_ACTIVATION_CELU: return std::max(0.0, x) + std::min(0.0, al * std::expm1(x / al));
+        case SIMDAX_ACTIVATION_SCALED_ELU: return x > 0 ? ga * x : ga * al * std::expm1(x);
+        case SIMDAX_ACTIVATION_SIGMOID: return 1.0 / (1.0 + std::exp(-x));
+        case SIMDAX_ACTIVATION_HARD_SIGMOID: return std::max(0.0, std::min(al * x + be, 1.0));
+        case SIMDAX_ACTIVATION_TANH: return std::tanh(x);
+        case SIMDAX_ACTIVATION_SCALED_TANH: return al * std::tanh(be * x);
+        case SIMDAX_ACTIVATION_SOFTPLUS: return sp(al * x) / al;
+        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS: return al * sp(be * x);
+        case SIMDAX_ACTIVATION_SOFTSIGN: return x / (1.0 + std::fabs(x));
+        case SIMDAX_ACTIVATION_THRESHOLDED_RELU: return x > al ? x : 0.0;
+        case SIMDAX_ACTIVATION_SHRINK: return x > be ? x - al : (x < -be ? x + al : 0.0);
+        case SIMDAX_ACTIVATION_GELU:  // erfc on the negative side: no cancellation in the reference
+            return x < 0 ? 0.5 * x * std::erfc(-x / std::sqrt(2.0))
+                         : 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+    }
+    return kNaN;
+}
+
+bool transcendental(simdax_activation_type t) {
+    switch (t) {
+        case SIMDAX_ACTIVATION_ELU: case SIMDAX_ACTIVATION_CELU: case SIMDAX_ACTIVATION_SCALED_ELU:
+        case SIMDAX_ACTIVATION_SIGMOID: case SIMDAX_ACTIVATION_TANH: case SIMDAX_ACTIVATION_SCALED_TANH:
+        case SIMDAX_ACTIVATION_SOFTPLUS: case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS:
+        case SIMDAX_ACTIVATION_GELU: return true;
+        default: return false;
+    }
+}
+
+std::vector<simdax::ActParams> all_acts() {
+    std::vector<simdax::ActParams> v;
+    for (int t = 0; t < SIMDAX_ACTIVATION_COUNT; ++t) {
+        simdax_activation_desc d = simdax_activation_default(simdax_activation_type(t));
+        v.push_back({d.type, d.alpha, d.beta, d.gamma});
+    }
+    v.push_back({SIMDAX_ACTIVATION_LINEAR, 0.5f, -0.25f, 0});
+    v.push_back({SIMDAX_ACTIVATION_CELU, 0.7f, 0, 0});
+    v.push_back({SIMDAX_ACTIVATION_SHRINK, 0.25f, 0.5f, 0});
+    v.push_back({SIMDAX_ACTIVATION_SOFTPLUS, 2.0f, 0, 0});
+    v.push_back({SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS, 0.5f, 3.0f, 0});
+    v.push_back({SIMDAX_ACTIVATION_SCALED_TANH, 1.5f, 0.5f, 0});
+    v.push_back({SIMDAX_ACTIVATION_HARD_SIGMOID, 0.3f, 0.4f, 0});
+    return v;
+}
+
+// Group references, on the stored input values.
+std::vector<double> ref_softmax(const std::vector<double>& g, bool log) {
+    double m = -kInf;
+    bool nan = false;
+    for (double v : g) {
+        nan |= std::isnan(v);
+        m = std::max(m, v);
+    }
+    std::vector<double> y(g.size(), kNaN);
+    if (nan) return y;
+    double s = 0;
+    for (double v : g) s += std::exp(v - m);
+    for (size_t i = 0; i < g.size(); ++i)
+        y[i] = log ? (g[i] - m) - std::log(s) : std::exp(g[i] - m) / s;
+    return y;
+}
+
+size_t ref_argmax(const std::vector<double>& g) {
+    size_t at = 0;
+    for (size_t i = 0; i < g.size(); ++i) {
+        if (std::isnan(g[i])) return i;
+        if (g[i] > g[at]) at = i;
+    }
+    return at;
+}
+
+struct RefMoments {
+    double mean, var;
+};
+RefMoments ref_moments(const std::vector<double>& g) {
+    double s = 0;
+    for (double v : g) s += v;
+    const double mean = s / double(g.size());
+    double q = 0;
+    for (double v : g) q += (v - mean) * (v - mean);
+    return {mean, q / double(g.size())};
+}
+
+// ------------------------------------------------------------------ inputs
+std::vector<size_t> sweep_sizes() {
+    std::vector<size_t> n;
+    for (size_t i = 1; i <= 4 * 16 + 3; ++i) n.push_back(i);
+    for (size_t i : {100, 1000, 2047, 2048, 2049, 4097, 33000}) n.push_back(i);
+    return n;
+}
+
+// Values of the dtype (rounded on store); mixes signs and magnitudes.
+void fill_random(Buf& b, size_t n, std::mt19937& rng, double lo, double hi) {
+    std::uniform_real_distribution<double> u(lo, hi);
+    for (size_t i = 0; i < n; ++i) b.set(ptrdiff_t(i), u(rng));
+}
+
+std::vector<double> read(Buf& b, size_t n, ptrdiff_t stride = 1, ptrdiff_t off = 0) {
+    std::vector<double> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = b.get(off + ptrdiff_t(i) * stride);
+    return v;
+}
+
+// ------------------------------------------------------------------ fixture
+struct IsaCase {
+    simdax_isa isa;
+};
+
+std::vector<simdax_isa> runnable_isas() {
+    std::vector<simdax_isa> v;
+    for (int i = 0; i < SIMDAX_ISA_COUNT; ++i) {
+        const simdax_isa isa = simdax_isa(i);
+        if (simdax::isa_kernels(isa) && simdax::cpu_info().isa_ok[isa]) v.push_back(isa);
+    }
+    return v;
+}
+
+class KernelsIsa : public ::testing::TestWithParam<simdax_isa> {
+protected:
+    const DtypeKernels& k(DType d) const { return simdax::isa_kernels(GetParam())->dt[int(d)]; }
+};
+
+std::string dname(DType d) { return sxt::dtype_name(api_dtype(d)); }
+
+// Runs maxsum over x (in up to two chunks) and returns the state.
+simdax::MaxSum run_maxsum(const DtypeKernels& kk, Buf& x, size_t n, size_t esz) {
+    simdax::MaxSum st{-kInf, 0.0};
+    const size_t cut = n > 5 ? n / 3 : 0;
+    if (cut) kk.maxsum(x.p(), cut, &st);
+    kk.maxsum(static_cast<char*>(x.p()) + cut * esz, n - cut, &st);
+    return st;
+}
+
+void check_softmax_rows(const DtypeKernels& kk, DType dt, Buf& x, size_t n, const char* what) {
+    const size_t esz = sxt::dtype_bytes(api_dtype(dt));
+    const std::vector<double> g = read(x, n);
+    const simdax::MaxSum st = run_maxsum(kk, x, n, esz);
+    for (int log = 0; log < 2; ++log) {
+        Buf y(dt, n);
+        (log ? kk.log_softmax_out : kk.softmax_out)(x.p(), y.p(), n, &st);
+        const std::vector<double> ref = ref_softmax(g, log);
+        for (size_t i = 0; i < n; ++i)
+            ASSERT_TRUE(close(y.get(ptrdiff_t(i)), ref[i], dt, log ? Tol::log_softmax : Tol::softmax))
+                << what << " " << dname(dt) << (log ? " log_softmax" : " softmax") << " n=" << n
+                << " i=" << i << " x=" << g[i];
+    }
+}
+
+TEST_P(KernelsIsa, SoftmaxRows) {
+    std::mt19937 rng(1);
+    for (DType dt : kDTypes) {
+        std::vector<size_t> sizes = sweep_sizes();
+        if (dt == DType::f32 || dt == DType::f16)  // streaming stores (slow under qemu: two dtypes)
+            sizes.push_back((size_t(2) << 20) / sxt::dtype_bytes(api_dtype(dt)) + 5);
+        for (size_t n : sizes) {
+            Buf x(dt, n);
+            fill_random(x, n, rng, -20, 20);
+            check_softmax_rows(k(dt), dt, x, n, "random");
+        }
+        // Special values (SPEC "Special values").
+        const size_t n = 37;
+        const double big = dt == DType::f16 ? 6e4 : (dt == DType::f64 ? 1e300 : 3e38);
+        struct Case { const char* name; std::vector<std::pair<size_t, double>> set; double fill; };
+        const Case cases[] = {
+            {"nan", {{20, kNaN}}, 1.0},
+            {"pos_inf", {{3, kInf}}, 0.5},
+            {"neg_inf_beside_finite", {{0, -kInf}, {36, -kInf}}, 2.0},
+            {"all_neg_inf", {}, -kInf},
+            {"huge", {{5, big}, {6, -big}}, 0.0},
+            {"equal", {}, 7.25},
+        };
+        for (const Case& c : cases) {
+            Buf x(dt, n);
+            for (size_t i = 0; i < n; ++i) x.set(ptrdiff_t(i), c.fill + (c.fill == 0.0 ? double(i % 5) : 0.0));
+            for (auto& [i, v] : c.set) x.set(ptrdiff_t(i), v);
+            check_softmax_rows(k(dt), dt, x, n, c.name);
+        }
+    }
+}
+
+TEST_P(KernelsIsa, Argmax) {
+    std::mt19937 rng(2);
+    for (DType dt : kDTypes) {
+        const size_t esz = sxt::dtype_bytes(api_dtype(dt));
+        for (size_t n : sweep_sizes()) {
+            for (int variant = 0; variant < 4; ++variant) {
+                Buf x(dt, n);
+                std::uniform_int_distribution<int> u(-6, 6);
+                for (size_t i = 0; i < n; ++i) x.set(ptrdiff_t(i), u(rng) * 0.5);  // many ties
+                if (variant == 1) x.set(ptrdiff_t(n - 1), 100.0);
+                if (variant == 2) {
+                    x.set(ptrdiff_t(n / 2), kNaN);
+                    x.set(ptrdiff_t(n - 1), kNaN);
+                }
+                if (variant == 3)
+                    for (size_t i = 0; i < n; ++i) x.set(ptrdiff_t(i), i % 2 ? 0.0 : -0.0);
+                const std::vector<double> g = read(x, n);
+                simdax::ArgMax st{-kInf, -1, 0};
+                const size_t cut = n > 5 ? n / 3 : 0;
+                if (cut) k(dt).argmax(x.p(), cut, 7, &st);
+                k(dt).argmax(static_cast<char*>(x.p()) + cut * esz, n - cut, 7 + int64_t(cut), &st);
+                ASSERT_EQ(st.index, 7 + int64_t(ref_argmax(g)))
+                    << dname(dt) << " n=" << n << " variant=" << variant;
+                ASSERT_EQ(st.nan != 0, variant == 2);
+            }
+        }
+        Buf x(dt, 19);
+        for (int i = 0; i < 19; ++i) x.set(i, -kInf);
+        simdax::ArgMax st{-kInf, -1, 0};
+        k(dt).argmax(x.p(), 19, 0, &st);
+        EXPECT_EQ(st.index, 0) << "all -inf puts its 1 first, " << dname(dt);
+    }
+}
+
+// moments over x, then normalize with the given scale/bias/act; checks y.
+void check_mvn_rows(const DtypeKernels& kk, DType dt, Buf& x, size_t n, int affine,
+                    const simdax::ActParams& act, bool normvar, const char* what) {
+    const size_t esz = sxt::dtype_bytes(api_dtype(dt));
+    const std::vector<double> g = read(x, n);
+    simdax::Moments st{0, 0, 0};
+    const size_t cut = n > 5 ? n / 3 : 0;
+    if (cut) kk.moments(x.p(), cut, &st);
+    kk.moments(static_cast<char*>(x.p()) + cut * esz, n - cut, &st);
+    const RefMoments rm = ref_moments(g);
+    ASSERT_EQ(st.count, double(n));
+    const double eps = 1e-5;
+    // affine: 0 none, 1 scale const + bias contiguous, 2 scale contiguous, 3 strided (3, 2)
+    const ptrdiff_t ss = affine == 1 ? 0 : affine == 3 ? 3 : 1, bs = affine == 3 ? 2 : 1;
+    Buf sc(dt, n * 3 + 1), bi(dt, n * 2 + 1);
+    std::mt19937 rng{static_cast<unsigned>(n)};
+    fill_random(sc, n * 3 + 1, rng, 0.5, 2.0);
+    fill_random(bi, n * 2 + 1, rng, -1.0, 1.0);
+    simdax::NormArgs na{};
+    na.mean = st.mean;
+    na.inv_std = normvar ? 1.0 / std::sqrt(st.m2 / st.count + eps) : 1.0;
+    na.scale = affine ? sc.p() : nullptr;
+    na.scale_stride = ss;
+    na.bias = affine == 1 || affine == 3 ? bi.p() : nullptr;
+    na.bias_stride = bs;
+    na.act = act;
+    Buf y(dt, n);
+    kk.normalize(x.p(), y.p(), n, &na);
+    const double inv = normvar ? 1.0 / std::sqrt(rm.var + eps) : 1.0;
+    const Tol tol = transcendental(act.type) ? Tol::plain2 : Tol::plain;
+    for (size_t i = 0; i < n; ++i) {
+        const double s = na.scale ? sc.get(ptrdiff_t(i) * ss) : 1.0;
+        const double b = na.bias ? bi.get(ptrdiff_t(i) * bs) : 0.0;
+        const double ref = ref_act(s * (g[i] - rm.mean) * inv + b, act);
+        ASSERT_TRUE(close(y.get(ptrdiff_t(i)), ref, dt, tol))
+            << what << " " << dname(dt) << " n=" << n << " i=" << i << " affine=" << affine
+            << " act=" << simdax_activation_name(act.type);
+    }
+}
+
+TEST_P(KernelsIsa, MvnRows) {
+    std::mt19937 rng(3);
+    const simdax::ActParams ident{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
+    for (DType dt : kDTypes) {
+        for (size_t n : sweep_sizes()) {
+            Buf x(dt, n);
+            fill_random(x, n, rng, -3, 5);
+            check_mvn_rows(k(dt), dt, x, n, int(n % 4), ident, true, "random");
+        }
+        for (size_t n : {5, 64, 1000, 4097}) {
+            Buf x(dt, n);
+            // Mean 1e4, std 1 must normalise like mean 0 (SPEC: float32). Not
+            // float64: NormArgs carries the mean as one double, whose own
+            // rounding at 1e4 (9e-13) already nears the 1e-12 bound.
+            std::normal_distribution<double> nd(dt == DType::f32 ? 1e4 : 0.0, 1.0);
+            for (size_t i = 0; i < n; ++i) x.set(ptrdiff_t(i), nd(rng));
+            check_mvn_rows(k(dt), dt, x, n, 0, ident, true, "mean1e4");
+            check_mvn_rows(k(dt), dt, x, n, 2, ident, false, "no_normvar");
+        }
+        for (const simdax::ActParams& a : all_acts()) {
+            Buf x(dt, 67);
+            fill_random(x, 67, rng, -4, 4);
+            check_mvn_rows(k(dt), dt, x, 67, 1, a, true, "act");
+        }
+        Buf x(dt, 9);
+        for (int i = 0; i < 9; ++i) x.set(i, i);
+        x.set(4, kNaN);
+        Buf y(dt, 9);
+        simdax::Moments st{0, 0, 0};
+        k(dt).moments(x.p(), 9, &st);
+        EXPECT_TRUE(std::isnan(st.mean) || std::isnan(st.m2)) << "NaN in an MVN group, " << dname(dt);
+    }
+}
+
+TEST_P(KernelsIsa, Activation) {
+    std::mt19937 rng(4);
+    for (DType dt : kDTypes) {
+        for (const simdax::ActParams& a : all_acts()) {
+            std::vector<size_t> sizes = sweep_sizes();
+            if ((dt == DType::f32 || dt == DType::f16) &&
+                (a.type == SIMDAX_ACTIVATION_HARD_SIGMOID || a.type == SIMDAX_ACTIVATION_TANH))
+                sizes.push_back((size_t(2) << 20) / sxt::dtype_bytes(api_dtype(dt)) + 3);  // streaming
+            for (size_t n : sizes) {
+                if (n > 100 && n != 4097 && n < 100000) continue;
+                Buf x(dt, n);
+                fill_random(x, n, rng, -12, 12);
+                // Special values and the regions where naive forms cancel.
+                const double sp[] = {kNaN, kInf, -kInf, 0.0, -0.0, 1e-6, -1e-6, -3e-3, 2e-4, -90,
+                                     90, -20, 20, -5, 5, 0.5, -0.5, 1.0, -1.0, 0.2};
+                for (size_t i = 0; i < n && i < sizeof(sp) / sizeof(sp[0]); ++i)
+                    x.set(ptrdiff_t((i * 7) % n), sp[i]);
+                const std::vector<double> g = read(x, n);
+                Buf y(dt, n);
+                k(dt).activation(x.p(), y.p(), n, &a);
+                k(dt).activation(x.p(), x.p(), n, &a);  // in place
+                for (size_t i = 0; i < n; ++i) {
+                    const double ref = ref_act(g[i], a);
+                    ASSERT_TRUE(close(y.get(ptrdiff_t(i)), ref, dt, Tol::plain))
+                        << dname(dt) << " " << simdax_activation_name(a.type) << " a=" << a.alpha
+                        << " b=" << a.beta << " n=" << n << " x=" << g[i];
+                    ASSERT_TRUE(close(x.get(ptrdiff_t(i)), ref, dt, Tol::plain)) << "in place";
+                }
+            }
+        }
+    }
+}
+
+// Cols layouts: k lanes, r rows, row strides k + pads; buffers end at the
+// last lane of the last row.
+struct ColsShape {
+    size_t r, k;
+    ptrdiff_t xrs, yrs;
+};
+std::vector<ColsShape> cols_shapes() {
+    std::vector<ColsShape> v;
+    for (size_t kk = 1; kk <= 2 * 16 + 3; ++kk)
+        for (size_t r : {1, 2, 7, 70}) v.push_back({r, kk, ptrdiff_t(kk + 3), ptrdiff_t(kk)});
+    for (size_t kk : {48, 64, 67, 100, 131}) v.push_back({130, kk, ptrdiff_t(kk), ptrdiff_t(kk + 1)});
+    v.push_back({3000, 5, 9, 5});
+    return v;
+}
+
+TEST_P(KernelsIsa, SoftmaxAndHardmaxCols) {
+    std::mt19937 rng(5);
+    for (DType dt : kDTypes) {
+        for (const ColsShape& s : cols_shapes()) {
+            const size_t nx = (s.r - 1) * size_t(s.xrs) + s.k, ny = (s.r - 1) * size_t(s.yrs) + s.k;
+            Buf x(dt, nx);
+            fill_random(x, nx, rng, -10, 10);
+            std::uniform_int_distribution<int> u(-3, 3);
+            if (s.k > 2) {  // special columns: NaN, +inf, all -inf, -inf beside finite, ties
+                x.set(ptrdiff_t((s.r / 2) * size_t(s.xrs) + 0), kNaN);
+                for (size_t j = 0; j < s.r; ++j) x.set(ptrdiff_t(j * size_t(s.xrs) + 1), -kInf);
+                x.set(ptrdiff_t((s.r - 1) * size_t(s.xrs) + 2), s.r > 1 ? -kInf : kInf);
+                for (size_t j = 0; j < s.r && s.k > 3; ++j) x.set(ptrdiff_t(j * size_t(s.xrs) + 3), u(rng));
+            }
+            for (int op = 0; op < 3; ++op) {
+                Buf y(dt, ny);
+                const auto fn = op == 0 ? k(dt).log_softmax_cols : op == 1 ? k(dt).softmax_cols : k(dt).hardmax_cols;
+                fn(x.p(), y.p(), s.r, s.k, s.xrs, s.yrs);
+                for (size_t l = 0; l < s.k; ++l) {
+                    const std::vector<double> g = read(x, s.r, s.xrs, ptrdiff_t(l));
+                    const std::vector<double> got = read(y, s.r, s.yrs, ptrdiff_t(l));
+                    if (op == 2) {
+                        const size_t at = ref_argmax(g);
+                        for (size_t j = 0; j < s.r; ++j)
+                            ASSERT_EQ(got[j], j == at ? 1.0 : 0.0)
+                                << "hardmax_cols " << dname(dt) << " r=" << s.r << " k=" << s.k << " l=" << l;
+                        continue;
+                    }
+                    const std::vector<double> ref = ref_softmax(g, op == 0);
+                    for (size_t j = 0; j < s.r; ++j)
+                        ASSERT_TRUE(close(got[j], ref[j], dt, op == 0 ? Tol::log_softmax : Tol::softmax))
+                            << (op == 0 ? "log_softmax_cols " : "softmax_cols ") << dname(dt) << " r=" << s.r
+                            << " k=" << s.k << " l=" << l << " j=" << j;
+                }
+            }
+        }
+    }
+}
+
+TEST_P(KernelsIsa, MvnCols) {
+    std::mt19937 rng(6);
+    const std::vector<simdax::ActParams> acts = all_acts();
+    int iter = 0;
+    for (DType dt : kDTypes) {
+        for (const ColsShape& s : cols_shapes()) {
+            ++iter;
+            const size_t nx = (s.r - 1) * size_t(s.xrs) + s.k, ny = (s.r - 1) * size_t(s.yrs) + s.k;
+            Buf x(dt, nx);
+            const double mean = dt == DType::f32 && iter % 3 == 0 ? 1e4 : 0.5;
+            std::normal_distribution<double> nd(mean, 1.0);
+            for (size_t i = 0; i < nx; ++i) x.set(ptrdiff_t(i), nd(rng));
+            simdax::MvnColsArgs a{};
+            a.normalize_variance = iter % 5 != 0;
+            a.epsilon = 1e-5;
+            // Scale per lane (or broadcast, or strided lanes), bias per row and lane.
+            const int mode = iter % 4;
+            Buf sc(dt, 2 * s.k + 1), bi(dt, s.r * s.k);
+            fill_random(sc, 2 * s.k + 1, rng, 0.5, 2.0);
+            fill_random(bi, s.r * s.k, rng, -1.0, 1.0);
+            if (mode >= 1) {
+                a.scale = sc.p();
+                a.scale_rs = 0;
+                a.scale_ks = mode == 1 ? 1 : mode == 2 ? 0 : 2;
+            }
+            if (mode >= 2) {
+                a.bias = bi.p();
+                a.bias_rs = ptrdiff_t(s.k);
+                a.bias_ks = 1;
+            }
+            a.act = acts[size_t(iter) % acts.size()];
+            if (iter % 2) a.act = {SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
+            Buf y(dt, ny);
+            k(dt).mvn_cols(x.p(), y.p(), s.r, s.k, s.xrs, s.yrs, &a);
+            const Tol tol = transcendental(a.act.type) ? Tol::plain2 : Tol::plain;
+            for (size_t l = 0; l < s.k; ++l) {
+                const std::vector<double> g = read(x, s.r, s.xrs, ptrdiff_t(l));
+                const RefMoments rm = ref_moments(g);
+                const double inv = a.normalize_variance ? 1.0 / std::sqrt(rm.var + a.epsilon) : 1.0;
+                for (size_t j = 0; j < s.r; ++j) {
+                    const double scv = a.scale ? sc.get(ptrdiff_t(l) * a.scale_ks) : 1.0;
+                    const double biv = a.bias ? bi.get(ptrdiff_t(j) * a.bias_rs + ptrdiff_t(l)) : 0.0;
+                    const double ref = ref_act(scv * (g[j] - rm.mean) * inv + biv, a.act);
+                    ASSERT_TRUE(close(y.get(ptrdiff_t(j) * s.yrs + ptrdiff_t(l)), ref, dt, tol))
+                        << "mvn_cols " << dname(dt) << " r=" << s.r << " k=" << s.k << " l=" << l << " j=" << j
+                        << " mode=" << mode << " act=" << simdax_activation_name(a.act.type);
+                }
+            }
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Isas, KernelsIsa, ::testing::ValuesIn(runnable_isas()),
+                         [](const ::testing::TestParamInfo<simdax_isa>& i) {
+                             return std::string(simdax_isa_name(i.param));
+                         });
+
+}  // namespace

@@ -1,0 +1,268 @@
+// Test-side number formats: float64 <-> float32/float16/bfloat16 rounding,
+// ULP distance, and the conformance pass rule
+// (shared/conformance/README.md "Pass rule and tolerances").
+// Written from the IEEE 754 definitions; never calls library code, so a
+// conversion bug in the library cannot hide behind the same bug here.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "simdax/simdax.h"
+
+namespace sxt {
+
+inline const char* dtype_name(simdax_dtype dt) {
+    switch (dt) {
+        case SIMDAX_DTYPE_FLOAT32: return "float32";
+        case SIMDAX_DTYPE_FLOAT16: return "float16";
+        case SIMDAX_DTYPE_BFLOAT16: return "bfloat16";
+        case SIMDAX_DTYPE_FLOAT64: return "float64";
+    }
+    return "unknown-dtype";
+}
+
+inline size_t dtype_bytes(simdax_dtype dt) {
+    switch (dt) {
+        case SIMDAX_DTYPE_FLOAT32: return 4;
+        case SIMDAX_DTYPE_FLOAT16: return 2;
+        case SIMDAX_DTYPE_BFLOAT16: return 2;
+        case SIMDAX_DTYPE_FLOAT64: return 8;
+    }
+    return 0;
+}
+
+// Rounds x to the nearest value of a binary format with `frac_bits` stored
+// fraction bits and `exp_bits` exponent bits (ties to even, gradual
+// underflow, overflow to the infinity of x's sign). Result is exact in double.
+inline double round_to_format(double x, int frac_bits, int exp_bits) {
+    if (std::isnan(x) || std::isinf(x) || x == 0.0) return x;
+    const int bias = (1 << (exp_bits - 1)) - 1;
+    const int emin = 1 - bias;
+    const int emax = bias;
+    int e;
+    std::frexp(x, &e);  // |x| in [2^(e-1), 2^e)
+    e -= 1;
+    if (e < emin) e = emin;  // subnormal range: fixed quantum
+    const double quantum = std::ldexp(1.0, e - frac_bits);
+    // x / quantum is exact (power of two); nearbyint rounds ties to even
+    // in the default rounding mode.
+    const double r = std::nearbyint(x / quantum) * quantum;
+    const double max_finite = std::ldexp(2.0 - std::ldexp(1.0, -frac_bits), emax);
+    if (std::fabs(r) > max_finite) return std::copysign(std::numeric_limits<double>::infinity(), x);
+    return r;
+}
+
+inline double round_to_dtype(double x, simdax_dtype dt) {
+    switch (dt) {
+        case SIMDAX_DTYPE_FLOAT32: return round_to_format(x, 23, 8);
+        case SIMDAX_DTYPE_FLOAT16: return round_to_format(x, 10, 5);
+        case SIMDAX_DTYPE_BFLOAT16: return round_to_format(x, 7, 8);
+        case SIMDAX_DTYPE_FLOAT64: return x;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+// IEEE binary16 bits of x rounded to nearest even; NaN stays (quiet) NaN.
+inline uint16_t f64_to_f16_bits(double x) {
+    const uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+    if (std::isnan(x)) return uint16_t(sign | 0x7E00);
+    const double r = std::fabs(round_to_format(x, 10, 5));
+    if (std::isinf(r)) return uint16_t(sign | 0x7C00);
+    if (r == 0.0) return sign;
+    int e;
+    std::frexp(r, &e);
+    e -= 1;
+    if (e < -14) return uint16_t(sign | uint16_t(r * 16777216.0));  // subnormal: r / 2^-24
+    const uint16_t frac = uint16_t((std::ldexp(r, -e) - 1.0) * 1024.0);
+    return uint16_t(sign | uint16_t((e + 15) << 10) | frac);
+}
+
+inline double f16_bits_to_f64(uint16_t h) {
+    const double sign = (h & 0x8000) ? -1.0 : 1.0;
+    const int exp = (h >> 10) & 0x1F;
+    const int frac = h & 0x3FF;
+    if (exp == 0x1F)
+        return frac ? std::numeric_limits<double>::quiet_NaN()
+                    : sign * std::numeric_limits<double>::infinity();
+    if (exp == 0) return sign * std::ldexp(double(frac), -24);
+    return sign * std::ldexp(1.0 + frac / 1024.0, exp - 15);
+}
+
+inline uint32_t f32_bits(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+inline float f32_from_bits(uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+inline uint64_t f64_bits(double d) {
+    uint64_t u;
+    std::memcpy(&u, &d, 8);
+    return u;
+}
+
+// float32 nearest to x; the double is rounded first, so the cast is exact
+// (and never the undefined out-of-range conversion).
+inline float f64_to_f32(double x) {
+    if (std::isnan(x)) return std::copysign(std::numeric_limits<float>::quiet_NaN(), float(std::signbit(x) ? -1 : 1));
+    return static_cast<float>(round_to_format(x, 23, 8));
+}
+
+// bfloat16 = upper half of a binary32; the rounded value is a float exactly.
+inline uint16_t f64_to_bf16_bits(double x) {
+    const uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+    if (std::isnan(x)) return uint16_t(sign | 0x7FC0);
+    return uint16_t(f32_bits(static_cast<float>(round_to_format(x, 7, 8))) >> 16);
+}
+
+inline double bf16_bits_to_f64(uint16_t b) { return double(f32_from_bits(uint32_t(b) << 16)); }
+
+// Stores x (rounded to the dtype) at p / loads the element at p as double.
+inline void store_as(simdax_dtype dt, void* p, double x) {
+    switch (dt) {
+        case SIMDAX_DTYPE_FLOAT32: {
+            const float f = f64_to_f32(x);
+            std::memcpy(p, &f, 4);
+            return;
+        }
+        case SIMDAX_DTYPE_FLOAT16: {
+            const uint16_t h = f64_to_f16_bits(x);
+            std::memcpy(p, &h, 2);
+            return;
+        }
+        case SIMDAX_DTYPE_BFLOAT16: {
+            const uint16_t h = f64_to_bf16_bits(x);
+            std::memcpy(p, &h, 2);
+            return;
+        }
+        case SIMDAX_DTYPE_FLOAT64: std::memcpy(p, &x, 8); return;
+    }
+}
+
+inline double load_as(simdax_dtype dt, const void* p) {
+    switch (dt) {
+        case SIMDAX_DTYPE_FLOAT32: {
+            float f;
+            std::memcpy(&f, p, 4);
+            return double(f);
+        }
+        case SIMDAX_DTYPE_FLOAT16: {
+            uint16_t h;
+            std::memcpy(&h, p, 2);
+            return f16_bits_to_f64(h);
+        }
+        case SIMDAX_DTYPE_BFLOAT16: {
+            uint16_t h;
+            std::memcpy(&h, p, 2);
+            return bf16_bits_to_f64(h);
+        }
+        case SIMDAX_DTYPE_FLOAT64: {
+            double d;
+            std::memcpy(&d, p, 8);
+            return d;
+        }
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+// Sign-magnitude bits of a value of the dtype (value must be representable).
+inline uint64_t dtype_bits(double v, simdax_dtype dt, uint64_t* sign_mask) {
+    switch (dt) {
+        case SIMDAX_DTYPE_FLOAT32: *sign_mask = 1ull << 31; return f32_bits(static_cast<float>(v));
+        case SIMDAX_DTYPE_FLOAT16: *sign_mask = 1ull << 15; return f64_to_f16_bits(v);
+        case SIMDAX_DTYPE_BFLOAT16: *sign_mask = 1ull << 15; return f64_to_bf16_bits(v);
+        case SIMDAX_DTYPE_FLOAT64: *sign_mask = 1ull << 63; return f64_bits(v);
+    }
+    *sign_mask = 0;
+    return 0;
+}
+
+// Number of representable steps between two finite values of the dtype;
+// -0 and +0 are the same step.
+inline uint64_t ulp_distance(double a, double b, simdax_dtype dt) {
+    uint64_t sm;
+    const uint64_t ba = dtype_bits(a, dt, &sm);
+    const uint64_t bb = dtype_bits(b, dt, &sm);
+    const uint64_t ma = ba & ~sm, mb = bb & ~sm;
+    const bool na = (ba & sm) && ma, nb = (bb & sm) && mb;
+    if (na == nb) return ma > mb ? ma - mb : mb - ma;
+    const uint64_t s = ma + mb;
+    return s < ma ? UINT64_MAX : s;  // saturate (float64 extremes)
+}
+
+// atol + rtol*|ref|, or `ulps` steps from ref rounded to the dtype; exact for
+// Hardmax.
+struct Tolerance {
+    double atol = 0;
+    double rtol = 0;
+    int ulps = 0;
+    bool exact = false;
+};
+
+// Activations built on exp/log/tanh/erf: MVN in float16/bfloat16 gets 2 ulps
+// with these fused (SPEC "Accuracy").
+inline bool is_transcendental(simdax_activation_type t) {
+    switch (t) {
+        case SIMDAX_ACTIVATION_ELU:
+        case SIMDAX_ACTIVATION_CELU:
+        case SIMDAX_ACTIVATION_SCALED_ELU:
+        case SIMDAX_ACTIVATION_SIGMOID:
+        case SIMDAX_ACTIVATION_TANH:
+        case SIMDAX_ACTIVATION_SCALED_TANH:
+        case SIMDAX_ACTIVATION_SOFTPLUS:
+        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS:
+        case SIMDAX_ACTIVATION_GELU: return true;
+        default: return false;
+    }
+}
+
+// The table of the conformance README. Standalone activations use the
+// MVN/HardSigmoid row (element-wise, same bound).
+inline Tolerance tolerance_for(simdax_operator_type op, simdax_dtype dt,
+                               bool transcendental_fused = false) {
+    Tolerance t;
+    if (op == SIMDAX_OPERATOR_HARDMAX) {
+        t.exact = true;
+        return t;
+    }
+    if (dt == SIMDAX_DTYPE_FLOAT64) {
+        t.atol = t.rtol = 1e-12;
+        return t;
+    }
+    t.atol = op == SIMDAX_OPERATOR_SOFTMAX ? 1e-6 : 1e-5;
+    t.rtol = 1e-5;
+    if (dt == SIMDAX_DTYPE_FLOAT16 || dt == SIMDAX_DTYPE_BFLOAT16)
+        t.ulps = (op == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION && transcendental_fused) ? 2 : 1;
+    return t;
+}
+
+// The pass rule for one element: ref is the float64 reference, got the
+// library's value (exactly representable in dt). extra_atol: the reference's
+// own conditioning error where one applies (MVN), else 0.
+inline bool passes(double ref, double got, simdax_dtype dt, const Tolerance& t,
+                   double extra_atol = 0) {
+    if (std::isnan(ref)) return std::isnan(got);
+    if (t.exact) return got == ref;
+    const double r = round_to_dtype(ref, dt);
+    if (std::isinf(r)) return got == r;
+    if (!std::isfinite(got)) return false;
+    if (std::fabs(got - ref) <= t.atol + t.rtol * std::fabs(ref) + extra_atol) return true;
+    return t.ulps > 0 && ulp_distance(got, r, dt) <= uint64_t(t.ulps);
+}
+
+// How badly an element fails, for picking the worst one to report
+// (infinity for a NaN/inf mismatch or an exact-compare miss).
+inline double badness(double ref, double got, simdax_dtype dt, const Tolerance& t,
+                      double extra_atol = 0) {
+    if (passes(ref, got, dt, t, extra_atol)) return 0.0;
+    if (t.exact || !std::isfinite(got) || !std::isfinite(ref)) return std::numeric_limits<double>::infinity();
+    return std::fabs(got - ref) / (t.atol + t.rtol * std::fabs(ref) + extra_atol);
+}
+
+}  // namespace sxt

@@ -1,0 +1,262 @@
+// float64 reference: SPEC.md formulas, evaluated literally so that IEEE
+// special values (inf - inf, exp(-inf), NaN) fall out as the SPEC says.
+// Sums use Neumaier compensation so the reference's own rounding stays far
+// below the float64 tolerance (1e-12) even for 20000-element groups.
+#include "support/reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace sxt {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Compensated running sum.
+struct Sum {
+    double s = 0, c = 0;
+    void add(double x) {
+        const double t = s + x;
+        if (std::isfinite(t))
+            c += std::fabs(s) >= std::fabs(x) ? (s - t) + x : (x - t) + s;
+        s = t;
+    }
+    double value() const { return std::isfinite(s) ? s + c : s; }
+};
+
+// Offsets of all index combinations over `dims` (taken in the listed,
+// increasing order; row-major, so the last dim varies fastest).
+std::vector<int64_t> offsets_over(const std::vector<int>& dims, const std::vector<int64_t>& sizes,
+                                  const std::vector<int64_t>& strides) {
+    std::vector<int64_t> out{0};
+    for (int d : dims) {
+        std::vector<int64_t> next;
+        next.reserve(out.size() * size_t(std::max<int64_t>(sizes[d], 0)));
+        for (int64_t o : out)
+            for (int64_t i = 0; i < sizes[d]; ++i) next.push_back(o + i * strides[d]);
+        out.swap(next);
+    }
+    return out;
+}
+
+// The split of a tensor into groups: element j of group g sits at
+// outer[g] + inner[j] (in the view's strides), and at packed index
+// outer_packed[g] + inner_packed[j].
+struct Groups {
+    std::vector<int64_t> outer, inner, outer_packed, inner_packed;
+};
+
+void split_dims(size_t rank, const std::vector<uint32_t>& axes, std::vector<int>* kept,
+                std::vector<int>* reduced) {
+    std::vector<bool> is_reduced(rank, false);
+    for (uint32_t a : axes) is_reduced[a] = true;
+    for (size_t d = 0; d < rank; ++d) (is_reduced[d] ? reduced : kept)->push_back(int(d));
+}
+
+Groups make_groups(const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides,
+                   const std::vector<uint32_t>& axes) {
+    std::vector<int> kept, reduced;
+    split_dims(sizes.size(), axes, &kept, &reduced);
+    const std::vector<int64_t> packed = packed_strides(sizes);
+    Groups g;
+    g.outer = offsets_over(kept, sizes, strides);
+    g.inner = offsets_over(reduced, sizes, strides);
+    g.outer_packed = offsets_over(kept, sizes, packed);
+    g.inner_packed = offsets_over(reduced, sizes, packed);
+    return g;
+}
+
+// Strides that read a Scale/Bias view at the input's indices (size-1 dims
+// broadcast).
+std::vector<int64_t> broadcast_strides(const StridedView& v) {
+    std::vector<int64_t> s(v.sizes.size());
+    for (size_t d = 0; d < s.size(); ++d) s[d] = v.sizes[d] == 1 ? 0 : v.strides[d];
+    return s;
+}
+
+// Shared driver of LogSoftmax/Softmax: m = max(G) (NaN if G holds NaN),
+// s = sum exp(g - m), then out(x, m, s) per element.
+template <class Out>
+std::vector<double> softmax_family(const StridedView& x, const std::vector<uint32_t>& axes,
+                                   Out out) {
+    std::vector<double> y(size_t(element_count(x.sizes)));
+    if (y.empty()) return y;
+    const Groups g = make_groups(x.sizes, x.strides, axes);
+    for (size_t o = 0; o < g.outer.size(); ++o) {
+        const double* b = x.base + g.outer[o];
+        double m = -std::numeric_limits<double>::infinity();
+        for (int64_t off : g.inner) m = std::isnan(b[off]) || std::isnan(m) ? kNaN : std::max(m, b[off]);
+        Sum s;
+        for (int64_t off : g.inner) s.add(std::exp(b[off] - m));
+        const double sum = s.value();
+        for (size_t j = 0; j < g.inner.size(); ++j)
+            y[size_t(g.outer_packed[o] + g.inner_packed[j])] = out(b[g.inner[j]], m, sum);
+    }
+    return y;
+}
+
+// E[G]. With only finite values: shifted by the first element (exact for
+// a constant group, where a plain sum/n may miss by an ulp and turn 0/0 into
+// +-1); otherwise the literal sum so infinities behave as in the formula.
+double group_mean(const double* b, const std::vector<int64_t>& inner) {
+    const double n = double(inner.size());
+    bool finite = true;
+    for (int64_t off : inner) finite = finite && std::isfinite(b[off]);
+    Sum sum;
+    if (!finite) {
+        for (int64_t off : inner) sum.add(b[off]);
+        return sum.value() / n;
+    }
+    const double x0 = b[inner[0]];
+    for (int64_t off : inner) sum.add(b[off] - x0);
+    return x0 + sum.value() / n;
+}
+
+}  // namespace
+
+int64_t element_count(const std::vector<int64_t>& sizes) {
+    int64_t n = 1;
+    for (int64_t s : sizes) n *= s;
+    return n;
+}
+
+std::vector<int64_t> packed_strides(const std::vector<int64_t>& sizes) {
+    std::vector<int64_t> s(sizes.size());
+    int64_t step = 1;
+    for (size_t d = sizes.size(); d-- > 0;) {
+        s[d] = step;
+        step *= std::max<int64_t>(sizes[d], 1);
+    }
+    return s;
+}
+
+std::vector<double> ref_log_softmax(const StridedView& x, const std::vector<uint32_t>& axes) {
+    return softmax_family(x, axes, [](double v, double m, double s) { return v - m - std::log(s); });
+}
+
+std::vector<double> ref_softmax(const StridedView& x, const std::vector<uint32_t>& axes) {
+    return softmax_family(x, axes, [](double v, double m, double s) { return std::exp(v - m) / s; });
+}
+
+std::vector<double> ref_hardmax(const StridedView& x, const std::vector<uint32_t>& axes) {
+    std::vector<double> y(size_t(element_count(x.sizes)), 0.0);
+    if (y.empty()) return y;
+    const Groups g = make_groups(x.sizes, x.strides, axes);
+    for (size_t o = 0; o < g.outer.size(); ++o) {
+        const double* b = x.base + g.outer[o];
+        // NaN beats every number and the first NaN wins; otherwise the first
+        // strictly greater value moves the winner (so -0 and +0 tie).
+        size_t best = 0;
+        for (size_t j = 1; j < g.inner.size(); ++j) {
+            const double cur = b[g.inner[best]], v = b[g.inner[j]];
+            if (std::isnan(cur)) break;
+            if (std::isnan(v) || v > cur) best = j;
+        }
+        y[size_t(g.outer_packed[o] + g.inner_packed[best])] = 1.0;
+    }
+    return y;
+}
+
+double ref_activation(double x, const simdax_activation_desc& act) {
+    if (std::isnan(x)) return kNaN;  // SPEC: NaN in, NaN out, for every activation
+    const double a = act.alpha, b = act.beta, c = act.gamma;
+    switch (act.type) {
+        case SIMDAX_ACTIVATION_IDENTITY: return x;
+        case SIMDAX_ACTIVATION_LINEAR: return a * x + b;
+        case SIMDAX_ACTIVATION_RELU: return std::max(0.0, x);
+        case SIMDAX_ACTIVATION_LEAKY_RELU: return x >= 0 ? x : a * x;
+        // expm1/erfc/log1p are the same formulas, just more accurate in double.
+        case SIMDAX_ACTIVATION_ELU: return x >= 0 ? x : a * std::expm1(x);
+        case SIMDAX_ACTIVATION_CELU: return std::max(0.0, x) + std::min(0.0, a * std::expm1(x / a));
+        case SIMDAX_ACTIVATION_SCALED_ELU: return x > 0 ? c * x : c * a * std::expm1(x);
+        case SIMDAX_ACTIVATION_SIGMOID: return 1.0 / (1.0 + std::exp(-x));
+        case SIMDAX_ACTIVATION_HARD_SIGMOID: return ref_hard_sigmoid(x, a, b);
+        case SIMDAX_ACTIVATION_TANH: return std::tanh(x);
+        case SIMDAX_ACTIVATION_SCALED_TANH: return a * std::tanh(b * x);
+        case SIMDAX_ACTIVATION_SOFTPLUS:
+        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS: {
+            // ln(1 + exp(t)) = t + ln(1 + exp(-t)) for large t (no overflow).
+            const double t = act.type == SIMDAX_ACTIVATION_SOFTPLUS ? a * x : b * x;
+            const double l = t > 30 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t));
+            return act.type == SIMDAX_ACTIVATION_SOFTPLUS ? l / a : a * l;
+        }
+        case SIMDAX_ACTIVATION_SOFTSIGN: return x / (1.0 + std::fabs(x));
+        case SIMDAX_ACTIVATION_THRESHOLDED_RELU: return x > a ? x : 0.0;
+        case SIMDAX_ACTIVATION_SHRINK: return x > b ? x - a : (x < -b ? x + a : 0.0);
+        case SIMDAX_ACTIVATION_GELU: return 0.5 * x * std::erfc(-x / std::sqrt(2.0));
+    }
+    return kNaN;
+}
+
+double ref_hard_sigmoid(double x, double alpha, double beta) {
+    if (std::isnan(x)) return kNaN;
+    return std::max(0.0, std::min(alpha * x + beta, 1.0));
+}
+
+std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& axes,
+                            const MvnParams& p, std::vector<double>* slack) {
+    std::vector<double> y(size_t(element_count(x.sizes)));
+    if (slack) slack->assign(y.size(), 0.0);
+    if (y.empty()) return y;
+    const Groups g = make_groups(x.sizes, x.strides, axes);
+    Groups gs, gb;
+    if (p.scale) gs = make_groups(x.sizes, broadcast_strides(*p.scale), axes);
+    if (p.bias) gb = make_groups(x.sizes, broadcast_strides(*p.bias), axes);
+    const double n = double(g.inner.size());
+    for (size_t o = 0; o < g.outer.size(); ++o) {
+        const double* b = x.base + g.outer[o];
+        const double mean = group_mean(b, g.inner);
+        Sum sq;
+        for (int64_t off : g.inner) sq.add((b[off] - mean) * (b[off] - mean));
+        const double var = sq.value() / n;
+        const double inv = p.normalize_variance ? 1.0 / std::sqrt(var + p.epsilon) : 1.0;
+        for (size_t j = 0; j < g.inner.size(); ++j) {
+            const double sc = p.scale ? p.scale->base[gs.outer[o] + gs.inner[j]] : 1.0;
+            const double bi = p.bias ? p.bias->base[gb.outer[o] + gb.inner[j]] : 0.0;
+            double v = sc * (b[g.inner[j]] - mean);
+            if (p.normalize_variance) v /= std::sqrt(var + p.epsilon);
+            v += bi;
+            const size_t at = size_t(g.outer_packed[o] + g.inner_packed[j]);
+            y[at] = p.act ? ref_activation(v, *p.act) : v;
+            if (slack) {
+                // What rounding |mean| and x (1 ulp of float64 each, a few
+                // times over) does to the result: mean 100, std 1e-3 already
+                // costs 1e-11 in any float64 evaluation.
+                const double d = 8 * 0x1p-52 * (std::fabs(mean) + std::fabs(b[g.inner[j]])) * inv * std::fabs(sc);
+                double slope = 1.0;
+                if (p.act && std::isfinite(v)) {
+                    const double h = 1e-6 * (1 + std::fabs(v));
+                    slope = std::max(1.0, std::fabs(ref_activation(v + h, *p.act) - ref_activation(v - h, *p.act)) / (2 * h));
+                }
+                (*slack)[at] = std::isfinite(d) ? d * slope : 0.0;
+            }
+        }
+    }
+    return y;
+}
+
+namespace {
+template <class F>
+std::vector<double> elementwise(const StridedView& x, F f) {
+    const std::vector<int> all = [&] {
+        std::vector<int> d(x.sizes.size());
+        for (size_t i = 0; i < d.size(); ++i) d[i] = int(i);
+        return d;
+    }();
+    const std::vector<int64_t> offs = offsets_over(all, x.sizes, x.strides);
+    std::vector<double> y(offs.size());
+    for (size_t i = 0; i < offs.size(); ++i) y[i] = f(x.base[offs[i]]);
+    return y;
+}
+}  // namespace
+
+std::vector<double> ref_activation_op(const StridedView& x, const simdax_activation_desc& act) {
+    return elementwise(x, [&](double v) { return ref_activation(v, act); });
+}
+
+std::vector<double> ref_hard_sigmoid_op(const StridedView& x, double alpha, double beta) {
+    return elementwise(x, [&](double v) { return ref_hard_sigmoid(v, alpha, beta); });
+}
+
+}  // namespace sxt

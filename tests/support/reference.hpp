@@ -1,0 +1,54 @@
+// Independent float64 reference for every simdax operator: the SPEC.md
+// formulas evaluated literally in double over strided inputs. Never calls
+// library code (only the header's plain types are shared).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "simdax/simdax.h"
+
+namespace sxt {
+
+// A strided view of double values: element (i0..ir-1) is
+// base[sum(ik * strides[k])]. strides has one entry per dimension (any sign,
+// 0 = broadcast).
+struct StridedView {
+    const double* base = nullptr;
+    std::vector<int64_t> sizes;
+    std::vector<int64_t> strides;
+};
+
+int64_t element_count(const std::vector<int64_t>& sizes);
+std::vector<int64_t> packed_strides(const std::vector<int64_t>& sizes);
+
+// Softmax family over a set of axes (any order, distinct). The result is
+// packed row-major over the input's sizes.
+std::vector<double> ref_log_softmax(const StridedView& x, const std::vector<uint32_t>& axes);
+std::vector<double> ref_softmax(const StridedView& x, const std::vector<uint32_t>& axes);
+std::vector<double> ref_hardmax(const StridedView& x, const std::vector<uint32_t>& axes);
+
+// One activation at one point (NaN in gives NaN out).
+double ref_activation(double x, const simdax_activation_desc& act);
+double ref_hard_sigmoid(double x, double alpha, double beta);
+
+// MeanVarianceNormalization. scale/bias: nullptr when absent; otherwise the
+// input's rank with each size equal to the input's or 1. act: nullptr = none.
+struct MvnParams {
+    const StridedView* scale = nullptr;
+    const StridedView* bias = nullptr;
+    bool normalize_variance = true;
+    double epsilon = 1e-5;
+    const simdax_activation_desc* act = nullptr;
+};
+// slack (optional): per element, the error any float64 evaluation of the
+// formula carries from conditioning (|mean| large against the spread);
+// comparisons add it to the absolute tolerance.
+std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& axes,
+                            const MvnParams& p, std::vector<double>* slack = nullptr);
+
+// Element-wise operators, packed results.
+std::vector<double> ref_activation_op(const StridedView& x, const simdax_activation_desc& act);
+std::vector<double> ref_hard_sigmoid_op(const StridedView& x, double alpha, double beta);
+
+}  // namespace sxt
