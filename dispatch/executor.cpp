@@ -17,6 +17,8 @@ namespace {
 
 constexpr int kMaxStates = 256;  // states of one phase-1 batch, on the stack
 
+using RowsFn = void (*)(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
+
 template <class F>
 void thunk(void* f, size_t i) {
     (*static_cast<F*>(f))(i);
@@ -55,7 +57,7 @@ void run_cols_unit(const Plan& p, const Buffers& b, int64_t g, int64_t block) {
         case OpKind::softmax: p.k.softmax_cols(x, y, r, k, xrs, yrs); break;
         case OpKind::hardmax: p.k.hardmax_cols(x, y, r, k, xrs, yrs); break;
         case OpKind::mvn: {
-            MvnColsArgs a{p.normalize_variance, p.epsilon, nullptr, 0, 0, nullptr, 0, 0, p.act};
+            MvnArgs a{p.normalize_variance, p.epsilon, nullptr, 0, 0, nullptr, 0, 0, p.act};
             if (p.has_operand[kScale]) {
                 a.scale = b.scale + off[kScale] * e;
                 a.scale_rs = p.inner.stride[kScale][0];
@@ -71,6 +73,59 @@ void run_cols_unit(const Plan& p, const Buffers& b, int64_t g, int64_t block) {
         }
         case OpKind::elementwise: break;  // never planned as cols
     }
+}
+
+// The fused rows kernel of the plan's operator, or nullptr.
+RowsFn fused_rows(const Plan& p) {
+    switch (p.op) {
+        case OpKind::log_softmax: return p.k.log_softmax_rows;
+        case OpKind::softmax: return p.k.softmax_rows;
+        case OpKind::hardmax: return p.k.hardmax_rows;
+        default: return nullptr;
+    }
+}
+
+bool use_fused_rows(const Plan& p) {
+    if (p.form != Form::rows || p.parts != 1 || p.segments.n != 0) return false;
+    return p.op == OpKind::mvn ? p.k.mvn_rows != nullptr : fused_rows(p) != nullptr;
+}
+
+// Whole groups, many per kernel call: consecutive groups along the innermost
+// kept dim go in one call with its stride.
+void run_fused_rows(const Plan& p, const Buffers& b, const simdax_parallel* par) {
+    const int64_t rows = count(p.outer), n = p.run, e = int64_t(p.esize);
+    const int64_t per_unit = std::max<int64_t>(1, (int64_t(1) << 14) / n);
+    const int last = p.outer.n - 1;
+    auto stride = [&](int o) { return last >= 0 ? p.outer.stride[o][last] : 0; };
+    const RowsFn fn = fused_rows(p);
+    run_units(par, size_t((rows + per_unit - 1) / per_unit), [&](size_t u) {
+        int64_t r = int64_t(u) * per_unit;
+        const int64_t end = std::min(rows, r + per_unit);
+        Odometer w(p.outer, r);
+        while (r < end) {
+            const int64_t m = std::min(w.inner_left(), end - r);
+            const char* x = b.x + w.off[kX] * e;
+            char* y = b.y + w.off[kY] * e;
+            if (fn) {
+                fn(x, y, size_t(m), size_t(n), stride(kX), stride(kY));
+            } else {
+                MvnArgs a{p.normalize_variance, p.epsilon, nullptr, 0, 0, nullptr, 0, 0, p.act};
+                if (p.has_operand[kScale]) {
+                    a.scale = b.scale + w.off[kScale] * e;
+                    a.scale_rs = stride(kScale);
+                    a.scale_ks = p.run_stride[kScale];
+                }
+                if (p.has_operand[kBias]) {
+                    a.bias = b.bias + w.off[kBias] * e;
+                    a.bias_rs = stride(kBias);
+                    a.bias_ks = p.run_stride[kBias];
+                }
+                p.k.mvn_rows(x, y, size_t(m), size_t(n), stride(kX), stride(kY), &a);
+            }
+            w.advance_inner(m);
+            r += m;
+        }
+    });
 }
 
 constexpr int64_t kGroupBlock = 16;  // groups walked together by interleave_groups
@@ -165,7 +220,9 @@ void execute_plan(const Plan& p, const Buffers& b, const simdax_parallel* par) {
             });
             return;
         }
-        case Form::rows: return run_groups<RowPieces>(p, b, par);
+        case Form::rows:
+            if (use_fused_rows(p)) return run_fused_rows(p, b, par);
+            return run_groups<RowPieces>(p, b, par);
         case Form::general:
             switch (p.esize) {
                 case 2: return run_groups<TiledPieces<2>>(p, b, par);

@@ -66,9 +66,10 @@ struct NormArgs {
     ActParams act;
 };
 
-// MVN over columns: lane l of row j uses scale[j*scale_rs + l*scale_ks]
-// (likewise bias).
-struct MvnColsArgs {
+// MVN over many groups at once. Rows kernel: element e of group g uses
+// scale[g*scale_rs + e*scale_ks]; cols kernel: lane l of row j uses
+// scale[j*scale_rs + l*scale_ks] (likewise bias).
+struct MvnArgs {
     int normalize_variance;
     double epsilon;
     const void* scale;
@@ -97,7 +98,18 @@ struct DtypeKernels {
     void (*hardmax_cols)(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs,
                          ptrdiff_t yrs);
     void (*mvn_cols)(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs,
-                     const MvnColsArgs* args);
+                     const MvnArgs* args);
+    // ---- optional fused rows kernels (nullptr: the planner uses the chunk
+    // primitives): `rows` groups of n contiguous elements, group g at
+    // x + g*xrs (y + g*yrs), each group whole in one call ----
+    void (*log_softmax_rows)(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs,
+                             ptrdiff_t yrs);
+    void (*softmax_rows)(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs,
+                         ptrdiff_t yrs);
+    void (*hardmax_rows)(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs,
+                         ptrdiff_t yrs);
+    void (*mvn_rows)(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+                     const MvnArgs* args);
 };
 
 struct IsaKernels {

@@ -486,7 +486,7 @@ TEST_P(KernelsIsa, MvnCols) {
             const double mean = dt == DType::f32 && iter % 3 == 0 ? 1e4 : 0.5;
             std::normal_distribution<double> nd(mean, 1.0);
             for (size_t i = 0; i < nx; ++i) x.set(ptrdiff_t(i), nd(rng));
-            simdax::MvnColsArgs a{};
+            simdax::MvnArgs a{};
             a.normalize_variance = iter % 5 != 0;
             a.epsilon = 1e-5;
             // Scale per lane (or broadcast, or strided lanes), bias per row and lane.

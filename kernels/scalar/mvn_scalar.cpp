@@ -49,7 +49,7 @@ void normalize(const void* x, void* y, size_t n, const NormArgs* a) {
 
 template <class T>
 void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs,
-              const MvnColsArgs* a) {
+              const MvnArgs* a) {
     using Acc = typename Storage<T>::Acc;
     constexpr size_t kLanes = 64;
     Moments mo[kLanes];
@@ -87,7 +87,7 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
         normalize<T>(x, y, n, a);                                                          \
     }                                                                                      \
     void mvn_cols_##sfx(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs,         \
-                        ptrdiff_t yrs, const MvnColsArgs* a) {                             \
+                        ptrdiff_t yrs, const MvnArgs* a) {                             \
         mvn_cols<T>(x, y, r, k, xrs, yrs, a);                                              \
     }
 SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_MVN)

@@ -25,7 +25,7 @@ namespace simdax::kernels::scalar {
     void softmax_cols_##sfx(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);         \
     void hardmax_cols_##sfx(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);         \
     void mvn_cols_##sfx(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t,              \
-                        const MvnColsArgs*);
+                        const MvnArgs*);
 SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_DECLARE)
 #undef SIMDAX_SCALAR_DECLARE
 

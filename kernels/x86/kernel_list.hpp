@@ -22,7 +22,7 @@ template <class T>
 void hardmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs);
 template <class T>
 void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs,
-              const MvnColsArgs* args);
+              const MvnArgs* args);
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
 
@@ -44,7 +44,7 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
     template void moments<T>(const void*, size_t, Moments*);                   \
     template void normalize<T>(const void*, void*, size_t, const NormArgs*);   \
     template void mvn_cols<T>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t, \
-                              const MvnColsArgs*);
+                              const MvnArgs*);
 
 #define SIMDAX_X86_INSTANTIATE_ACTIVATION(T) \
     template void activation<T>(const void*, void*, size_t, const ActParams*);

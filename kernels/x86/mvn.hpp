@@ -181,7 +181,7 @@ void normalize(const void* xv, void* yv, size_t n, const NormArgs* a) {
 
 template <class T, int NV, bool PARTIAL>
 void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs,
-                    const MvnColsArgs& a, size_t l0) {
+                    const MvnArgs& a, size_t l0) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -301,7 +301,7 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
 
 template <class T>
 void mvn_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs,
-              const MvnColsArgs* a) {
+              const MvnArgs* a) {
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
     for_lane_blocks<Vec<T>>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
