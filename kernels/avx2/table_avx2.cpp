@@ -1,9 +1,9 @@
 // The AVX2 kernel table: every entry of every dtype is this ISA's own.
-#include "x86/kernel_list.hpp"
+#include "simd/kernel_list.hpp"
 
 namespace simdax::kernels::avx2 {
 
 extern const IsaKernels kTable;
-const IsaKernels kTable = {{SIMDAX_X86_FOR_EACH_DTYPE(SIMDAX_X86_DTYPE_ENTRY)}};
+const IsaKernels kTable = {{SIMDAX_SIMD_FOR_EACH_DTYPE(SIMDAX_SIMD_DTYPE_ENTRY)}};
 
 }  // namespace simdax::kernels::avx2

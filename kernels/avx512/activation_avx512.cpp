@@ -1,7 +1,7 @@
-// AVX512 build of the activation kernels (kernels/x86/activation.hpp).
-#include "x86/activation_kernel.hpp"
-#include "x86/kernel_list.hpp"
+// AVX512 build of the activation kernels (kernels/simd/activation.hpp).
+#include "simd/activation_kernel.hpp"
+#include "simd/kernel_list.hpp"
 
 namespace simdax::kernels::avx512 {
-SIMDAX_X86_FOR_EACH_DTYPE(SIMDAX_X86_INSTANTIATE_ACTIVATION)
+SIMDAX_SIMD_FOR_EACH_DTYPE(SIMDAX_SIMD_INSTANTIATE_ACTIVATION)
 }  // namespace simdax::kernels::avx512

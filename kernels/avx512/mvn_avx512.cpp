@@ -1,7 +1,7 @@
-// AVX512 build of the MeanVarianceNormalization kernels (kernels/x86/mvn.hpp).
-#include "x86/kernel_list.hpp"
-#include "x86/mvn.hpp"
+// AVX512 build of the MeanVarianceNormalization kernels (kernels/simd/mvn.hpp).
+#include "simd/kernel_list.hpp"
+#include "simd/mvn.hpp"
 
 namespace simdax::kernels::avx512 {
-SIMDAX_X86_FOR_EACH_DTYPE(SIMDAX_X86_INSTANTIATE_MVN)
+SIMDAX_SIMD_FOR_EACH_DTYPE(SIMDAX_SIMD_INSTANTIATE_MVN)
 }  // namespace simdax::kernels::avx512

@@ -1,8 +1,8 @@
-// AVX512 build of the LogSoftmax / Softmax kernels (kernels/x86/softmax_*.hpp).
-#include "x86/kernel_list.hpp"
-#include "x86/softmax_cols.hpp"
-#include "x86/softmax_rows.hpp"
+// AVX512 build of the LogSoftmax / Softmax kernels (kernels/simd/softmax_*.hpp).
+#include "simd/kernel_list.hpp"
+#include "simd/softmax_cols.hpp"
+#include "simd/softmax_rows.hpp"
 
 namespace simdax::kernels::avx512 {
-SIMDAX_X86_FOR_EACH_DTYPE(SIMDAX_X86_INSTANTIATE_SOFTMAX)
+SIMDAX_SIMD_FOR_EACH_DTYPE(SIMDAX_SIMD_INSTANTIATE_SOFTMAX)
 }  // namespace simdax::kernels::avx512

@@ -378,28 +378,40 @@ bool known_empty_overflow(const Case& c) {
     return false;
 }
 
-// Known #2: validation bounds sum(|stride| * (size - 1)) * esize, but the
-// planner's byte span is (that + 1) * esize: strides that reach just below
-// 2^63 bytes overflow int64 in dispatch/planner.cpp span() (UB), and so does
-// pointer + span in c_api.cpp overlaps() at execute. Such descriptors are
-// not handed to the library unless strict.
+// Known #2: validation bounds sum(|stride| * (size - 1)) * esize over the
+// dimensions of size > 1, but dispatch/planner.cpp span() computes
+// stride * (size - 1) over every dimension — size 0 included (-stride) —
+// and then (reach + 1) * esize: in int64 that overflows (UB) for strides
+// validation accepted, and pointer + span in c_api.cpp overlaps() can
+// overflow at execute. Such descriptors are not handed to the library
+// unless strict.
 bool known_span_overflow(const Case& c) {
     if (strict()) return false;
+    const __int128 max = std::numeric_limits<int64_t>::max();
     for (int k = 0; k < 4; ++k) {
         if (!c.present[k] || !c.t[k].sizes || !c.t[k].strides || c.t[k].rank > 8) continue;
-        __int128 pos = 0, neg = 0;
-        for (uint32_t d = 0; d < c.t[k].rank; ++d) {
-            if (c.t[k].sizes[d] < 1) continue;
-            const __int128 r = __int128(c.t[k].strides[d]) * (c.t[k].sizes[d] - 1);
-            (r < 0 ? neg : pos) += r;
-        }
         const __int128 e = __int128(simdax_dtype_size(c.t[k].dtype));
-        const __int128 max = std::numeric_limits<int64_t>::max();
-        if (e == 0 || (pos - neg) * e > max) continue;  // rejected by validation: fine
-        // Accepted, but the span's end (or base pointer + span at execute)
-        // passes 2^63.
-        const __int128 headroom = __int128(1) << 48;
-        if ((pos + 1) * e > max - headroom || -neg * e > max - headroom) return true;
+        if (e == 0) continue;
+        // What validation accepts.
+        __int128 reach = 0;
+        bool rejected = false;
+        for (uint32_t d = 0; d < c.t[k].rank && !rejected; ++d) {
+            if (c.t[k].sizes[d] <= 1) continue;
+            const __int128 s = c.t[k].strides[d];
+            reach += (s < 0 ? -s : s) * (c.t[k].sizes[d] - 1);
+            rejected = reach * e > max;
+        }
+        if (rejected) continue;
+        // The planner's arithmetic, exactly.
+        __int128 lo = 0, hi = 0;
+        for (uint32_t d = 0; d < c.t[k].rank; ++d) {
+            const __int128 r = __int128(c.t[k].strides[d]) * (c.t[k].sizes[d] - 1);
+            if (r > max || r < -max - 1) return true;
+            (r < 0 ? lo : hi) += r;
+            if (lo < -max - 1 || hi > max) return true;
+        }
+        const __int128 headroom = __int128(1) << 48;  // a user-space address
+        if ((hi + 1) * e > max - headroom || lo * e < -max + headroom) return true;
     }
     return false;
 }

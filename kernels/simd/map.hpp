@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "x86/vec.hpp"
+#include "simd/vec.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "kernel_table.hpp"
-#include "x86/dtypes.hpp"
+#include "simd/dtypes.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
@@ -27,30 +27,30 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
 
 // Storage types in DType order (kernel_table.hpp): f32, f16, bf16, f64.
-#define SIMDAX_X86_FOR_EACH_DTYPE(X) X(float) X(F16) X(BF16) X(double)
+#define SIMDAX_SIMD_FOR_EACH_DTYPE(X) X(float) X(F16) X(BF16) X(double)
 
-#define SIMDAX_X86_INSTANTIATE_SOFTMAX(T)                                                        \
+#define SIMDAX_SIMD_INSTANTIATE_SOFTMAX(T)                                                        \
     template void maxsum<T>(const void*, size_t, MaxSum*);                                      \
     template void log_softmax_out<T>(const void*, void*, size_t, const MaxSum*);                 \
     template void softmax_out<T>(const void*, void*, size_t, const MaxSum*);                     \
     template void softmax_cols<T, true>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t); \
     template void softmax_cols<T, false>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
 
-#define SIMDAX_X86_INSTANTIATE_HARDMAX(T)                                \
+#define SIMDAX_SIMD_INSTANTIATE_HARDMAX(T)                                \
     template void argmax<T>(const void*, size_t, int64_t, ArgMax*);      \
     template void hardmax_cols<T>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
 
-#define SIMDAX_X86_INSTANTIATE_MVN(T)                                          \
+#define SIMDAX_SIMD_INSTANTIATE_MVN(T)                                          \
     template void moments<T>(const void*, size_t, Moments*);                   \
     template void normalize<T>(const void*, void*, size_t, const NormArgs*);   \
     template void mvn_cols<T>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t, \
                               const MvnArgs*);
 
-#define SIMDAX_X86_INSTANTIATE_ACTIVATION(T) \
+#define SIMDAX_SIMD_INSTANTIATE_ACTIVATION(T) \
     template void activation<T>(const void*, void*, size_t, const ActParams*);
 
 // A complete DtypeKernels of this ISA's templates for storage type T.
-#define SIMDAX_X86_DTYPE_ENTRY(T)                                                        \
+#define SIMDAX_SIMD_DTYPE_ENTRY(T)                                                        \
     DtypeKernels{&maxsum<T>,           &log_softmax_out<T>,   &softmax_out<T>,          \
                  &argmax<T>,           &moments<T>,           &normalize<T>,            \
                  &activation<T>,       &softmax_cols<T, true>, &softmax_cols<T, false>, \

@@ -3,7 +3,7 @@
 // Domains and special values as in log_f32.hpp.
 #pragma once
 
-#include "x86/vec.hpp"
+#include "simd/vec.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

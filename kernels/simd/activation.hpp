@@ -18,13 +18,13 @@
 #include <cmath>
 
 #include "kernel_table.hpp"
-#include "x86/erfc_f32.hpp"
-#include "x86/exp_f32.hpp"
-#include "x86/exp_f64.hpp"
-#include "x86/exp_nonpos_f32.hpp"
-#include "x86/log_f32.hpp"
-#include "x86/log_f64.hpp"
-#include "x86/map.hpp"
+#include "simd/erfc_f32.hpp"
+#include "simd/exp_f32.hpp"
+#include "simd/exp_f64.hpp"
+#include "simd/exp_nonpos_f32.hpp"
+#include "simd/log_f32.hpp"
+#include "simd/log_f64.hpp"
+#include "simd/map.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

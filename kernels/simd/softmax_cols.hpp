@@ -11,8 +11,8 @@
 #include <cmath>
 
 #include "kernel_table.hpp"
-#include "x86/activation.hpp"
-#include "x86/lane_blocks.hpp"
+#include "simd/activation.hpp"
+#include "simd/lane_blocks.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

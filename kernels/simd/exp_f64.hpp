@@ -9,7 +9,7 @@
 //   about 1 ulp near 0; x <= -709 gives -1.
 #pragma once
 
-#include "x86/vec.hpp"
+#include "simd/vec.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

@@ -2,8 +2,8 @@
 // bfloat16 convert in registers, no staging buffer).
 #pragma once
 
-#include "x86/activation.hpp"
-#include "x86/kernel_list.hpp"
+#include "simd/activation.hpp"
+#include "simd/kernel_list.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

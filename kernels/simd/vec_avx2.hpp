@@ -8,7 +8,7 @@
 
 #include <immintrin.h>
 
-#include "x86/dtypes.hpp"
+#include "simd/dtypes.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

@@ -13,7 +13,7 @@
 //   x <= 88 (larger x gives expm1(88)); x <= -88 gives -1. NaN -> NaN.
 #pragma once
 
-#include "x86/vec.hpp"
+#include "simd/vec.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

@@ -17,9 +17,9 @@
 #include <type_traits>
 
 #include "kernel_table.hpp"
-#include "x86/activation.hpp"
-#include "x86/lane_blocks.hpp"
-#include "x86/map.hpp"
+#include "simd/activation.hpp"
+#include "simd/lane_blocks.hpp"
+#include "simd/map.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

@@ -9,7 +9,7 @@
 // SPEC's float32 bound (atol 1e-6) covers them for every dtype.
 #pragma once
 
-#include "x86/vec.hpp"
+#include "simd/vec.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "kernel_table.hpp"
-#include "x86/lane_blocks.hpp"
+#include "simd/lane_blocks.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

@@ -6,9 +6,9 @@
 #include <cstring>
 
 #if defined(__AVX512F__)
-#include "x86/vec_avx512.hpp"
+#include "simd/vec_avx512.hpp"
 #elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
-#include "x86/vec_avx2.hpp"
+#include "simd/vec_avx2.hpp"
 #else
 #error "x86 kernels need AVX2+FMA+F16C or AVX-512 compile flags"
 #endif

@@ -9,7 +9,7 @@
 // where erfc is already below the float range. NaN -> NaN.
 #pragma once
 
-#include "x86/exp_f32.hpp"
+#include "simd/exp_f32.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

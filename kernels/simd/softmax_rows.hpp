@@ -10,8 +10,8 @@
 #include <cmath>
 
 #include "kernel_table.hpp"
-#include "x86/activation.hpp"
-#include "x86/map.hpp"
+#include "simd/activation.hpp"
+#include "simd/map.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

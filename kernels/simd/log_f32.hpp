@@ -11,7 +11,7 @@
 //   (the callers pass sums >= 1).
 #pragma once
 
-#include "x86/vec.hpp"
+#include "simd/vec.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
