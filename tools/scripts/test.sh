@@ -31,4 +31,7 @@ ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
 configure_build "$root/build-asan" -DSIMDAX_SANITIZE=address,undefined \
   -DSIMDAX_BUILD_BENCH=OFF
 ctest --test-dir "$root/build-asan" -L quick --output-on-failure -j "$jobs"
+# The installed package, consumed the three ways a project would.
+JOBS=$jobs bash "$root/tools/scripts/check_install.sh" --build-dir "$root/build" --subdirectory
+
 echo "all test stages passed in $((SECONDS - start)) s"

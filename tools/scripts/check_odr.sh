@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# ODR/COMDAT guard (DEPS.md §2.5): a weak symbol defined in two ISA kernel
+# object sets could make the linker keep, say, the AVX-512 copy for every
+# caller. Fails if any weak/unique symbol appears in more than one ISA.
+# Usage: check_odr.sh BUILD_DIR [NM]
+set -euo pipefail
+build=$1
+nm=${2:-nm}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+found=0
+for dir in "$build"/kernels/CMakeFiles/simdax_kernels_*.dir; do
+  isa=${dir##*simdax_kernels_}
+  isa=${isa%.dir}
+  find "$dir" -name '*.o' -print0 | xargs -0 -r "$nm" -C --defined-only 2>/dev/null |
+    awk '$2 ~ /^[WVu]$/ { $1 = ""; $2 = ""; sub(/^  /, ""); print }' | sort -u > "$tmp/$isa"
+  found=$((found + 1))
+done
+[ "$found" -gt 0 ] || { echo "no kernel objects under $build/kernels"; exit 1; }
+dups=$(cat "$tmp"/* | sort | uniq -d)
+if [ -n "$dups" ]; then
+  echo "weak symbols defined by more than one ISA's kernels:"
+  echo "$dups"
+  exit 1
+fi
+echo "odr check: $found ISA object sets, no shared weak symbols"
