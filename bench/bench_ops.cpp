@@ -3,6 +3,7 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include <thread>
 
 #include <benchmark/benchmark.h>
 
@@ -20,8 +21,19 @@ std::vector<simdax_isa> supported_isas() {
 
 namespace {
 
-// Times simdax_operator_execute only; create and data fill are cached.
-void run_operator(benchmark::State& state, const Workload* w, simdax_isa isa) {
+// The pool behind the multi-core variants, made once.
+const simdax_parallel* pool_hook() {
+    static simdax_parallel hook = [] {
+        simdax_threadpool* pool = nullptr;
+        simdax_threadpool_create(parallel_threads(), &pool);
+        return simdax_threadpool_parallel(pool);
+    }();
+    return hook.parallel_for ? &hook : nullptr;
+}
+
+// Times simdax_operator_execute only (on every core when parallel); create
+// and data fill are cached.
+void run_operator(benchmark::State& state, const Workload* w, simdax_isa isa, bool parallel) {
     std::string error;
     const simdax_operator* op = workload_operator(*w, isa, &error);
     if (!op) {
@@ -36,7 +48,9 @@ void run_operator(benchmark::State& state, const Workload* w, simdax_isa isa) {
     bindings.output = data.output.data();
 
     for (auto _ : state) {
-        const simdax_status status = simdax_operator_execute(op, &bindings);
+        const simdax_status status =
+            parallel ? simdax_operator_execute_parallel(op, &bindings, pool_hook())
+                     : simdax_operator_execute(op, &bindings);
         if (status != SIMDAX_OK) {
             error = std::string("simdax_operator_execute: ") + simdax_status_name(status) +
                     ": " + simdax_last_error();
@@ -67,13 +81,30 @@ void run_memcpy(benchmark::State& state, const Workload* w) {
 
 }  // namespace
 
+unsigned parallel_threads() {
+    const unsigned n = std::thread::hardware_concurrency();
+    return n > 1 ? n : 1;
+}
+
+std::string threads_name(const std::string& single_thread_name, unsigned threads) {
+    return single_thread_name + "/threads=" + std::to_string(threads);
+}
+
 void register_benchmarks(const std::vector<simdax_isa>& isas) {
     std::set<std::string> baselines;
+    const unsigned threads = parallel_threads();
     for (const Workload& w : workloads()) {
         for (simdax_isa isa : isas)
             benchmark::RegisterBenchmark(benchmark_name(w, simdax_isa_name(isa)).c_str(),
-                                         run_operator, &w, isa)
+                                         run_operator, &w, isa, false)
                 ->Unit(w.latency ? benchmark::kNanosecond : benchmark::kMicrosecond);
+        // Wall-clock time: CPU time of the calling thread says nothing here.
+        if (threads > 1 && !w.latency && !isas.empty())
+            benchmark::RegisterBenchmark(
+                threads_name(benchmark_name(w, simdax_isa_name(isas.back())), threads).c_str(),
+                run_operator, &w, isas.back(), true)
+                ->Unit(benchmark::kMicrosecond)
+                ->UseRealTime();
         // One memcpy per distinct (dtype, shape), right after its first user;
         // the latency case is judged in ns, not against a copy.
         if (!w.latency && baselines.insert(memcpy_name(w)).second)

@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "bench_ops.hpp"
 #include "workloads.hpp"
 
 namespace simdax_bench {
@@ -67,6 +68,7 @@ void RatioTableReporter::ReportRuns(const std::vector<Run>& runs) {
             result.error = run.error_message;
             any_error_ = true;
         } else if (run.iterations > 0) {
+            result.real_seconds = run.real_accumulated_time / double(run.iterations);
             result.seconds.push_back(
                 (real_time_ ? run.real_accumulated_time : run.cpu_accumulated_time) /
                 double(run.iterations));
@@ -202,8 +204,34 @@ void RatioTableReporter::print_table() const {
             << pad_left(format_time(t, false), 12)
             << pad_left(format("%.1f GB/s", 2.0 * bytes / t / 1e9), 12) << "  (read+write)\n";
     }
+    print_threads(name_width);
     for (const auto& e : errors) out << "FAILED " << e.first << ": " << e.second << '\n';
     out << std::flush;
+}
+
+// Multi-core rows: the best ISA on one thread and on every core (wall-clock
+// for both, so the speedup compares like with like).
+void RatioTableReporter::print_threads(size_t name_width) const {
+    const unsigned threads = parallel_threads();
+    if (threads <= 1 || isas_.empty()) return;
+    const char* isa = simdax_isa_name(isas_.back());
+    bool header = false;
+    for (const Workload& w : workloads()) {
+        const std::string one = benchmark_name(w, isa);
+        const Result* r1 = find(one);
+        const Result* rn = find(threads_name(one, threads));
+        if (w.latency || !r1 || !rn || r1->real_seconds <= 0 || rn->real_seconds <= 0) continue;
+        if (!header) {
+            *table_ << "\nthreads=" << threads << " on " << isa
+                    << " (built-in pool; wall-clock):  1 thread -> " << threads
+                    << " threads, speedup\n";
+            header = true;
+        }
+        *table_ << pad_right(w.id, 5) << pad_right(row_name(w), name_width)
+                << pad_left(format_time(r1->real_seconds, false), 12) << " ->"
+                << pad_left(format_time(rn->real_seconds, false), 12)
+                << pad_left(format("%.2fx", r1->real_seconds / rn->real_seconds), 9) << '\n';
+    }
 }
 
 }  // namespace simdax_bench

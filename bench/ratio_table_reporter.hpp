@@ -35,6 +35,7 @@ private:
     struct Result {
         std::vector<double> seconds;  // time per iteration, one per repetition
         double median = -1.0;         // the "median" aggregate, if reported
+        double real_seconds = -1.0;   // wall-clock per iteration, last repetition
         std::string error;
     };
     const Result* find(const std::string& name) const;
@@ -43,6 +44,7 @@ private:
 
     void print_machine() const;
     void print_table() const;
+    void print_threads(size_t name_width) const;
 
     benchmark::BenchmarkReporter* inner_;
     std::vector<simdax_isa> isas_;
