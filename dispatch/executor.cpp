@@ -38,6 +38,19 @@ void run_units(const simdax_parallel* par, size_t units, F f) {
     par->parallel_for(par->context, tasks, thunk<decltype(task)>, &task);
 }
 
+// Runs f(u0, u1) over contiguous ranges covering 0..units-1: all of them in
+// one call inline, or one range per task on the pool.
+template <class F>
+void run_unit_ranges(const simdax_parallel* par, size_t units, F f) {
+    if (!par || units <= 1) {
+        if (units) f(size_t(0), units);
+        return;
+    }
+    const size_t tasks = std::min<size_t>(units, size_t(par->thread_count) * 4);
+    auto task = [&](size_t t) { f(units * t / tasks, units * (t + 1) / tasks); };
+    par->parallel_for(par->context, tasks, thunk<decltype(task)>, &task);
+}
+
 void group_offsets(const Plan& p, int64_t g, int64_t off[kOperands]) {
     Odometer w(p.outer, g);
     for (int o = 0; o < kOperands; ++o) off[o] = w.off[o];
@@ -98,9 +111,12 @@ void run_fused_rows(const Plan& p, const Buffers& b, const simdax_parallel* par)
     const int last = p.outer.n - 1;
     auto stride = [&](int o) { return last >= 0 ? p.outer.stride[o][last] : 0; };
     const RowsFn fn = fused_rows(p);
-    run_units(par, size_t((rows + per_unit - 1) / per_unit), [&](size_t u) {
-        int64_t r = int64_t(u) * per_unit;
-        const int64_t end = std::min(rows, r + per_unit);
+    // A task's (or the calling thread's) units go to the kernel as few calls
+    // as the outer dims allow: rows are independent, so the cut does not
+    // change the result, and a kernel that sees a large output can stream it.
+    run_unit_ranges(par, size_t((rows + per_unit - 1) / per_unit), [&](size_t u0, size_t u1) {
+        int64_t r = int64_t(u0) * per_unit;
+        const int64_t end = std::min(rows, int64_t(u1) * per_unit);
         Odometer w(p.outer, r);
         while (r < end) {
             const int64_t m = std::min(w.inner_left(), end - r);
@@ -150,23 +166,67 @@ void run_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
         // walking one group at a time would jump a page per run. A unit
         // takes a block of consecutive groups and walks segment by segment,
         // so memory is read in order. Each group still folds its runs in
-        // the same order, so the result is the same as group by group.
+        // the same order, so the result is the same as group by group. The
+        // segment walk is shared by the block's groups and the kernels are
+        // called on the runs directly (one call per run: no piece walk).
         const int64_t segs = count(p.segments);
         const int64_t units = (groups + kGroupBlock - 1) / kGroupBlock;
+        const int64_t e = int64_t(p.esize);
         run_units(par, size_t(units), [&](size_t u) {
             const int64_t g0 = int64_t(u) * kGroupBlock, nb = std::min(kGroupBlock, groups - g0);
             int64_t off[kGroupBlock][kOperands];
             GroupState st[kGroupBlock];
+            NormArgs norm[kGroupBlock];
             for (int64_t i = 0; i < nb; ++i) {
                 group_offsets(p, g0 + i, off[i]);
                 st[i] = empty_state();
             }
-            for (int64_t s = 0; s < segs; ++s)
-                for (int64_t i = 0; i < nb; ++i)
-                    reduce_range(p, Pieces(p, b, off[i]), s * p.run, (s + 1) * p.run, &st[i]);
-            for (int64_t s = 0; s < segs; ++s)
-                for (int64_t i = 0; i < nb; ++i)
-                    output_range(p, Pieces(p, b, off[i]), s * p.run, (s + 1) * p.run, st[i]);
+            auto piece = [&](const Odometer& w, int64_t i, int64_t s) {
+                Piece c{};
+                c.x = b.x + (off[i][kX] + w.off[kX]) * e;
+                c.y = b.y + (off[i][kY] + w.off[kY]) * e;
+                if (p.has_operand[kScale]) {
+                    c.scale = b.scale + (off[i][kScale] + w.off[kScale]) * e;
+                    c.scale_stride = p.run_stride[kScale];
+                }
+                if (p.has_operand[kBias]) {
+                    c.bias = b.bias + (off[i][kBias] + w.off[kBias]) * e;
+                    c.bias_stride = p.run_stride[kBias];
+                }
+                c.n = size_t(p.run);
+                c.pos = s * p.run;
+                return c;
+            };
+            Odometer w(p.segments);
+            for (int64_t s = 0; s < segs; ++s, w.next())
+                for (int64_t i = 0; i < nb; ++i) reduce_piece(p, piece(w, i, s), &st[i]);
+            if (p.op == OpKind::mvn)
+                for (int64_t i = 0; i < nb; ++i) norm[i] = mvn_norm_args(p, st[i]);
+            Odometer w2(p.segments);
+            for (int64_t s = 0; s < segs; ++s, w2.next())
+                for (int64_t i = 0; i < nb; ++i) output_piece(p, piece(w2, i, s), st[i], &norm[i]);
+        });
+        return;
+    }
+    if (p.op == OpKind::elementwise && parts > 1) {
+        // Element-wise: the parts of a run that one task (or the calling
+        // thread) takes go to the kernel as one stretch. The result does not
+        // depend on the cut, and a long stretch lets the kernel see that its
+        // output is large (non-temporal stores, kernels/simd/map.hpp).
+        run_unit_ranges(par, size_t(groups * parts), [&](size_t u0, size_t u1) {
+            while (u0 < u1) {
+                const int64_t g = int64_t(u0) / parts;
+                const size_t gend = std::min(u1, size_t((g + 1) * parts));
+                int64_t off[kOperands], p0, p1, q0, q1;
+                group_offsets(p, g, off);
+                range(int64_t(u0) % parts, &p0, &q0);
+                range(int64_t(gend - 1) % parts, &q1, &p1);
+                (void)q0;
+                (void)q1;
+                Pieces pcs(p, b, off);
+                output_range(p, pcs, p0, p1, empty_state());
+                u0 = gend;
+            }
         });
         return;
     }

@@ -26,56 +26,56 @@ void combine_states(OpKind op, GroupState* into, const GroupState& next);
 
 void write_one(char* p, DType dt);
 
-template <class Pieces>
-void reduce_range(const Plan& p, Pieces&& g, int64_t p0, int64_t p1, GroupState* s) {
+// One piece of a group: the reduce kernel, and the output kernel given the
+// group's final state (`norm`: MVN's NormArgs from mvn_norm_args).
+inline void reduce_piece(const Plan& p, const Piece& c, GroupState* s) {
     switch (p.op) {
         case OpKind::log_softmax:
-        case OpKind::softmax:
-            g.visit(p0, p1, false, [&](const Piece& c) { p.k.maxsum(c.x, c.n, &s->ms); });
-            break;
-        case OpKind::hardmax:
-            g.visit(p0, p1, false, [&](const Piece& c) { p.k.argmax(c.x, c.n, c.pos, &s->am); });
-            break;
-        case OpKind::mvn:
-            g.visit(p0, p1, false, [&](const Piece& c) { p.k.moments(c.x, c.n, &s->mo); });
-            break;
+        case OpKind::softmax: p.k.maxsum(c.x, c.n, &s->ms); break;
+        case OpKind::hardmax: p.k.argmax(c.x, c.n, c.pos, &s->am); break;
+        case OpKind::mvn: p.k.moments(c.x, c.n, &s->mo); break;
         case OpKind::elementwise: break;
     }
 }
 
-template <class Pieces>
-void output_range(const Plan& p, Pieces&& g, int64_t p0, int64_t p1, const GroupState& s) {
+inline NormArgs mvn_norm_args(const Plan& p, const GroupState& s) {
+    const double var = s.mo.m2 / s.mo.count;
+    return NormArgs{s.mo.mean, p.normalize_variance ? 1.0 / std::sqrt(var + p.epsilon) : 1.0,
+                    nullptr, 0, nullptr, 0, p.act};
+}
+
+inline void output_piece(const Plan& p, const Piece& c, const GroupState& s, NormArgs* norm) {
     switch (p.op) {
-        case OpKind::log_softmax:
-            g.visit(p0, p1, true, [&](const Piece& c) { p.k.log_softmax_out(c.x, c.y, c.n, &s.ms); });
-            break;
-        case OpKind::softmax:
-            g.visit(p0, p1, true, [&](const Piece& c) { p.k.softmax_out(c.x, c.y, c.n, &s.ms); });
-            break;
-        case OpKind::hardmax:
-            g.visit(p0, p1, true, [&](const Piece& c) {
-                std::memset(c.y, 0, c.n * p.esize);
-                const int64_t at = s.am.index - c.pos;
-                if (at >= 0 && at < int64_t(c.n)) write_one(c.y + at * int64_t(p.esize), p.dtype);
-            });
-            break;
-        case OpKind::mvn: {
-            const double var = s.mo.m2 / s.mo.count;
-            NormArgs a{s.mo.mean, p.normalize_variance ? 1.0 / std::sqrt(var + p.epsilon) : 1.0,
-                       nullptr, 0, nullptr, 0, p.act};
-            g.visit(p0, p1, true, [&](const Piece& c) {
-                a.scale = c.scale;
-                a.scale_stride = c.scale_stride;
-                a.bias = c.bias;
-                a.bias_stride = c.bias_stride;
-                p.k.normalize(c.x, c.y, c.n, &a);
-            });
+        case OpKind::log_softmax: p.k.log_softmax_out(c.x, c.y, c.n, &s.ms); break;
+        case OpKind::softmax: p.k.softmax_out(c.x, c.y, c.n, &s.ms); break;
+        case OpKind::hardmax: {
+            std::memset(c.y, 0, c.n * p.esize);
+            const int64_t at = s.am.index - c.pos;
+            if (at >= 0 && at < int64_t(c.n)) write_one(c.y + at * int64_t(p.esize), p.dtype);
             break;
         }
-        case OpKind::elementwise:
-            g.visit(p0, p1, true, [&](const Piece& c) { p.k.activation(c.x, c.y, c.n, &p.act); });
+        case OpKind::mvn:
+            norm->scale = c.scale;
+            norm->scale_stride = c.scale_stride;
+            norm->bias = c.bias;
+            norm->bias_stride = c.bias_stride;
+            p.k.normalize(c.x, c.y, c.n, norm);
             break;
+        case OpKind::elementwise: p.k.activation(c.x, c.y, c.n, &p.act); break;
     }
+}
+
+template <class Pieces>
+void reduce_range(const Plan& p, Pieces&& g, int64_t p0, int64_t p1, GroupState* s) {
+    if (p.op == OpKind::elementwise) return;
+    g.visit(p0, p1, false, [&](const Piece& c) { reduce_piece(p, c, s); });
+}
+
+template <class Pieces>
+void output_range(const Plan& p, Pieces&& g, int64_t p0, int64_t p1, const GroupState& s) {
+    NormArgs a{};
+    if (p.op == OpKind::mvn) a = mvn_norm_args(p, s);
+    g.visit(p0, p1, true, [&](const Piece& c) { output_piece(p, c, s, &a); });
 }
 
 }  // namespace simdax

@@ -227,6 +227,14 @@ std::vector<simdax_isa> runnable_isas() {
 class KernelsIsa : public ::testing::TestWithParam<simdax_isa> {
 protected:
     const DtypeKernels& k(DType d) const { return simdax::isa_kernels(GetParam())->dt[int(d)]; }
+    // The rows kernels are optional (the planner falls back to the chunk
+    // kernels), but the x86 SIMD tables must have them.
+    bool have_rows(bool present) const {
+        const simdax_isa i = GetParam();
+        const bool x86 = i == SIMDAX_ISA_AVX2 || i == SIMDAX_ISA_AVX512 || i == SIMDAX_ISA_AVX512FP16;
+        EXPECT_TRUE(present || !x86) << "rows kernels missing from an x86 SIMD table";
+        return present;
+    }
 };
 
 std::string dname(DType d) { return sxt::dtype_name(api_dtype(d)); }
@@ -277,6 +285,10 @@ TEST_P(KernelsIsa, SoftmaxRows) {
             {"all_neg_inf", {}, -kInf},
             {"huge", {{5, big}, {6, -big}}, 0.0},
             {"equal", {}, 7.25},
+            {"neg_inf_first_chunk", {{0, -kInf}, {1, -kInf}, {2, -kInf}, {3, -kInf}, {4, -kInf},
+                                     {5, -kInf}, {6, -kInf}, {7, -kInf}, {8, -kInf}, {9, -kInf},
+                                     {10, -kInf}, {11, -kInf}}, 1.5},
+            {"big_offset", {{3, 3.1e7}}, 3e7},
         };
         for (const Case& c : cases) {
             Buf x(dt, n);
@@ -528,6 +540,226 @@ TEST_P(KernelsIsa, MvnCols) {
                     ASSERT_TRUE(close(y.get(ptrdiff_t(j) * s.yrs + ptrdiff_t(l)), ref, dt, tol))
                         << "mvn_cols " << dname(dt) << " r=" << s.r << " k=" << s.k << " l=" << l << " j=" << j
                         << " mode=" << mode << " act=" << simdax_activation_name(a.act.type);
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------- fused rows kernels
+// `rows` groups of n elements at row strides larger than n; the padding of y
+// holds a sentinel that must survive. Row g of the input gets a special-value
+// pattern chosen by (g + salt) % kRowKinds (kind 0: plain random), so the
+// short-row pipeline meets special rows before, between and after plain ones.
+constexpr int kRowKinds = 10;
+
+void fill_row(Buf& x, ptrdiff_t off, size_t n, int kind, DType dt, std::mt19937& rng) {
+    std::uniform_real_distribution<double> u(-20, 20);
+    const double big = dt == DType::f16 ? 6e4 : (dt == DType::f64 ? 1e300 : 3e38);
+    for (size_t i = 0; i < n; ++i) x.set(off + ptrdiff_t(i), u(rng));
+    auto at = [&](size_t i, double v) { x.set(off + ptrdiff_t(i % n), v); };
+    switch (kind) {
+        case 1: at(n / 2, kNaN); break;
+        case 2: at(n / 3, kInf); break;
+        case 3: at(0, -kInf); at(n - 1, -kInf); break;                        // -inf beside finite
+        case 4: for (size_t i = 0; i < n; ++i) at(i, -kInf); break;           // all -inf
+        case 5: at(n / 4, big); at(n / 5 + 1, -big); break;                   // huge
+        case 6: for (size_t i = 0; i < n; ++i) at(i, 7.25); break;            // equal
+        case 7: {  // large offset (beyond 2^22: the unfolded path)
+            const double off = dt == DType::f16 ? 3e4 : 3e7;
+            for (size_t i = 0; i < n; ++i) at(i, off + 4.0 * double(i % 7));
+            break;
+        }
+        case 8: for (size_t i = 0; i < n; ++i) at(i, i % 3 ? -kInf : 0.5 * double(i % 5)); break;
+        case 9: {  // far beyond 2^22: x*log2(e) must not be split with a large remainder
+            const double off = dt == DType::f16 ? -3e4 : 1e10;
+            for (size_t i = 0; i < n; ++i) at(i, off * (1.0 + 1e-6 * double(i % 3)));
+            break;
+        }
+        default: break;
+    }
+}
+
+struct RowsShape {
+    size_t rows, n;
+    ptrdiff_t xrs, yrs;
+};
+std::vector<RowsShape> rows_shapes(DType dt) {
+    std::vector<RowsShape> v;
+    for (size_t n = 1; n <= 2 * 16 + 3; ++n) v.push_back({7, n, ptrdiff_t(n + 3), ptrdiff_t(n + 1)});
+    for (size_t n : {4, 64, 100, 1000, 2047, 2048}) v.push_back({kRowKinds + 2, n, ptrdiff_t(n + 5), ptrdiff_t(n)});
+    for (size_t n : {1, 5, 128, 1000, 2049, 4097}) v.push_back({1, n, ptrdiff_t(n), ptrdiff_t(n)});
+    v.push_back({3, 4097, 4099, 4100});
+    if (dt == DType::f32) v.push_back({2, 33000, 33000, 33001});
+    if (dt == DType::f32 || dt == DType::f16) {  // outputs >= 2 MB: streaming stores
+        const size_t e = dt == DType::f32 ? 1 : 2;
+        v.push_back({600 * e, 1000, 1000, 1003});  // short rows (pipeline)
+        v.push_back({70 * e, 8200, 8200, 8200});   // long rows
+    }
+    return v;
+}
+
+constexpr double kSentinel = 0.125;
+
+
+TEST_P(KernelsIsa, FusedSoftmaxRows) {
+    std::mt19937 rng(7);
+    for (DType dt : kDTypes) {
+        const DtypeKernels& kk = k(dt);
+        if (!have_rows(kk.log_softmax_rows && kk.softmax_rows)) GTEST_SKIP() << "no rows kernels";
+        int salt = 0;
+        for (const RowsShape& s : rows_shapes(dt)) {
+            ++salt;
+            const size_t nx = (s.rows - 1) * size_t(s.xrs) + s.n, ny = (s.rows - 1) * size_t(s.yrs) + s.n;
+            Buf x(dt, nx);
+            for (size_t i = 0; i < nx; ++i) x.set(ptrdiff_t(i), kSentinel);
+            for (size_t g = 0; g < s.rows; ++g)
+                fill_row(x, ptrdiff_t(g) * s.xrs, s.n, s.rows > 1 ? int((g + size_t(salt)) % kRowKinds) : salt % kRowKinds,
+                         dt, rng);
+            for (int log = 0; log < 2; ++log) {
+                Buf y(dt, ny);
+                for (size_t i = 0; i < ny; ++i) y.set(ptrdiff_t(i), kSentinel);
+                (log ? kk.log_softmax_rows : kk.softmax_rows)(x.p(), y.p(), s.rows, s.n, s.xrs, s.yrs);
+                for (size_t g = 0; g < s.rows; ++g) {
+                    const std::vector<double> in = read(x, s.n, 1, ptrdiff_t(g) * s.xrs);
+                    const std::vector<double> ref = ref_softmax(in, log);
+                    for (size_t i = 0; i < s.n; ++i) {
+                        const double got = y.get(ptrdiff_t(g) * s.yrs + ptrdiff_t(i));
+                        ASSERT_TRUE(close(got, ref[i], dt, log ? Tol::log_softmax : Tol::softmax))
+                            << (log ? "log_softmax_rows " : "softmax_rows ") << dname(dt) << " rows=" << s.rows
+                            << " n=" << s.n << " g=" << g << " i=" << i << " x=" << in[i];
+                    }
+                    if (g + 1 < s.rows)
+                        for (ptrdiff_t i = ptrdiff_t(s.n); i < s.yrs; ++i)
+                            ASSERT_EQ(y.get(ptrdiff_t(g) * s.yrs + i), kSentinel) << "padding written";
+                }
+            }
+        }
+        // In place (same buffer, same strides) is allowed for LogSoftmax.
+        for (size_t n : {3, 40, 1000}) {
+            Buf x(dt, 5 * n);
+            fill_random(x, 5 * n, rng, -10, 10);
+            const std::vector<double> g = read(x, 5 * n);
+            kk.log_softmax_rows(x.p(), x.p(), 5, n, ptrdiff_t(n), ptrdiff_t(n));
+            for (size_t r = 0; r < 5; ++r) {
+                const std::vector<double> ref =
+                    ref_softmax(std::vector<double>(g.begin() + ptrdiff_t(r * n), g.begin() + ptrdiff_t((r + 1) * n)), true);
+                for (size_t i = 0; i < n; ++i)
+                    ASSERT_TRUE(close(x.get(ptrdiff_t(r * n + i)), ref[i], dt, Tol::log_softmax))
+                        << "in place " << dname(dt) << " n=" << n;
+            }
+        }
+    }
+}
+
+TEST_P(KernelsIsa, FusedHardmaxRows) {
+    std::mt19937 rng(8);
+    for (DType dt : kDTypes) {
+        const DtypeKernels& kk = k(dt);
+        if (!have_rows(kk.hardmax_rows != nullptr)) GTEST_SKIP() << "no rows kernels";
+        int salt = 0;
+        for (const RowsShape& s : rows_shapes(dt)) {
+            ++salt;
+            const size_t nx = (s.rows - 1) * size_t(s.xrs) + s.n, ny = (s.rows - 1) * size_t(s.yrs) + s.n;
+            Buf x(dt, nx);
+            std::uniform_int_distribution<int> u(-6, 6);
+            for (size_t i = 0; i < nx; ++i) x.set(ptrdiff_t(i), u(rng) * 0.5);  // many ties
+            for (size_t g = 0; g < s.rows; ++g) {
+                const ptrdiff_t o = ptrdiff_t(g) * s.xrs;
+                switch ((g + size_t(salt)) % 7) {
+                    case 1: x.set(o + ptrdiff_t(s.n - 1), 100.0); break;
+                    case 2: x.set(o + ptrdiff_t(s.n / 2), kNaN); x.set(o + ptrdiff_t(s.n - 1), kNaN); break;
+                    case 3: for (size_t i = 0; i < s.n; ++i) x.set(o + ptrdiff_t(i), i % 2 ? 0.0 : -0.0); break;
+                    case 4: for (size_t i = 0; i < s.n; ++i) x.set(o + ptrdiff_t(i), -kInf); break;
+                    case 5: x.set(o + ptrdiff_t(s.n / 3), kInf); x.set(o + ptrdiff_t(s.n - 1), kNaN); break;
+                    case 6: x.set(o + ptrdiff_t(s.n - 1), kInf); x.set(o, -kInf); break;
+                    default: break;
+                }
+            }
+            Buf y(dt, ny);
+            for (size_t i = 0; i < ny; ++i) y.set(ptrdiff_t(i), kSentinel);
+            kk.hardmax_rows(x.p(), y.p(), s.rows, s.n, s.xrs, s.yrs);
+            for (size_t g = 0; g < s.rows; ++g) {
+                const size_t at = ref_argmax(read(x, s.n, 1, ptrdiff_t(g) * s.xrs));
+                for (size_t i = 0; i < s.n; ++i)
+                    ASSERT_EQ(y.get(ptrdiff_t(g) * s.yrs + ptrdiff_t(i)), i == at ? 1.0 : 0.0)
+                        << "hardmax_rows " << dname(dt) << " rows=" << s.rows << " n=" << s.n << " g=" << g
+                        << " i=" << i;
+                if (g + 1 < s.rows)
+                    for (ptrdiff_t i = ptrdiff_t(s.n); i < s.yrs; ++i)
+                        ASSERT_EQ(y.get(ptrdiff_t(g) * s.yrs + i), kSentinel) << "padding written";
+            }
+        }
+    }
+}
+
+TEST_P(KernelsIsa, FusedMvnRows) {
+    std::mt19937 rng(9);
+    const std::vector<simdax::ActParams> acts = all_acts();
+    int iter = 0;
+    for (DType dt : kDTypes) {
+        const DtypeKernels& kk = k(dt);
+        if (!have_rows(kk.mvn_rows != nullptr)) GTEST_SKIP() << "no rows kernels";
+        for (const RowsShape& s : rows_shapes(dt)) {
+            for (int mode = 0; mode < 5; ++mode) {
+                if (s.rows * s.n > 100000 && mode != 0 && mode != 2) continue;  // time (qemu)
+                ++iter;
+                const size_t nx = (s.rows - 1) * size_t(s.xrs) + s.n, ny = (s.rows - 1) * size_t(s.yrs) + s.n;
+                Buf x(dt, nx);
+                const double mean = dt == DType::f32 && iter % 3 == 0 ? 1e4 : 0.5;
+                std::normal_distribution<double> nd(mean, iter % 2 ? 1.0 : 3.0);
+                for (size_t i = 0; i < nx; ++i) x.set(ptrdiff_t(i), nd(rng));
+                if (s.rows > 2 && mode == 4) x.set(ptrdiff_t(s.xrs) + ptrdiff_t(s.n / 2), kNaN);  // row 1 NaN
+                if (s.rows > 3 && mode == 3 && dt != DType::f16)
+                    x.set(2 * ptrdiff_t(s.xrs), dt == DType::f64 ? 1e150 : 1e30);  // squares overflow float
+                simdax::MvnArgs a{};
+                a.normalize_variance = iter % 7 != 0;
+                a.epsilon = 1e-5;
+                // mode 0: none; 1: scale per row, bias per element; 2: scale per
+                // element, bias per row; 3: strided scale (2), bias per row and
+                // element; 4: scale broadcast constant, no bias.
+                Buf sc(dt, 2 * s.n + s.rows + 1), bi(dt, s.rows * s.n + s.rows + 1);
+                fill_random(sc, 2 * s.n + s.rows + 1, rng, 0.5, 2.0);
+                fill_random(bi, s.rows * s.n + s.rows + 1, rng, -1.0, 1.0);
+                const ptrdiff_t srs[5] = {0, 1, 0, 0, 0}, sks[5] = {0, 0, 1, 2, 0};
+                const ptrdiff_t brs[5] = {0, 0, 1, ptrdiff_t(s.n), 0}, bks[5] = {0, 1, 0, 1, 0};
+                if (mode >= 1) {
+                    a.scale = sc.p();
+                    a.scale_rs = srs[mode];
+                    a.scale_ks = sks[mode];
+                }
+                if (mode >= 1 && mode <= 3) {
+                    a.bias = bi.p();
+                    a.bias_rs = brs[mode];
+                    a.bias_ks = bks[mode];
+                }
+                a.act = acts[size_t(iter) % acts.size()];
+                if (iter % 3) a.act = {SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
+                Buf y(dt, ny);
+                for (size_t i = 0; i < ny; ++i) y.set(ptrdiff_t(i), kSentinel);
+                kk.mvn_rows(x.p(), y.p(), s.rows, s.n, s.xrs, s.yrs, &a);
+                const Tol tol = transcendental(a.act.type) ? Tol::plain2 : Tol::plain;
+                for (size_t g = 0; g < s.rows; ++g) {
+                    const std::vector<double> in = read(x, s.n, 1, ptrdiff_t(g) * s.xrs);
+                    const RefMoments rm = ref_moments(in);
+                    const double inv = a.normalize_variance ? 1.0 / std::sqrt(rm.var + a.epsilon) : 1.0;
+                    for (size_t i = 0; i < s.n; ++i) {
+                        const double scv = a.scale ? sc.get(ptrdiff_t(g) * a.scale_rs + ptrdiff_t(i) * a.scale_ks) : 1.0;
+                        const double biv = a.bias ? bi.get(ptrdiff_t(g) * a.bias_rs + ptrdiff_t(i) * a.bias_ks) : 0.0;
+                        const double ref = ref_act(scv * (in[i] - rm.mean) * inv + biv, a.act);
+                        const double got = y.get(ptrdiff_t(g) * s.yrs + ptrdiff_t(i));
+                        if (std::isnan(rm.mean)) {
+                            ASSERT_TRUE(std::isnan(got)) << "a NaN makes the MVN row NaN";
+                            continue;
+                        }
+                        ASSERT_TRUE(close(got, ref, dt, tol))
+                            << "mvn_rows " << dname(dt) << " rows=" << s.rows << " n=" << s.n << " g=" << g
+                            << " i=" << i << " mode=" << mode << " act=" << simdax_activation_name(a.act.type)
+                            << " normvar=" << a.normalize_variance;
+                    }
+                    if (g + 1 < s.rows)
+                        for (ptrdiff_t i = ptrdiff_t(s.n); i < s.yrs; ++i)
+                            ASSERT_EQ(y.get(ptrdiff_t(g) * s.yrs + i), kSentinel) << "padding written";
                 }
             }
         }

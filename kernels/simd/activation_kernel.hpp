@@ -9,6 +9,7 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 template <class T>
 void activation(const void* x, void* y, size_t n, const ActParams* act) {
+    const VecScope scope;
     act_map<T>(*act, static_cast<const T*>(x), static_cast<T*>(y), n);
 }
 

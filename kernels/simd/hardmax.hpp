@@ -6,7 +6,13 @@
 //   hardmax_cols: per lane a running (best value, best row) in vectors, then
 //     the one-hot rows. Row numbers ride in the compute type (exact below
 //     2^24 rows for float; beyond that a scalar path is used).
+//   hardmax_rows: whole rows; per block one pass for the max and a NaN/inf
+//     flag (x*0 is NaN for NaN and +-inf: one FMA per vector) that also
+//     zeroes the output row (not in place), the position from L1 only when
+//     the block beats the row's best; then the row's 1 is written.
 #pragma once
+
+#include <cstring>
 
 #include "kernel_table.hpp"
 #include "simd/lane_blocks.hpp"
@@ -33,6 +39,7 @@ inline size_t find_first(const T* x, size_t n, typename Vec<T>::R fill, P pred) 
 
 template <class T>
 void argmax(const void* xv, size_t n, int64_t base, ArgMax* st) {
+    const VecScope scope;
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -76,20 +83,24 @@ void argmax(const void* xv, size_t n, int64_t base, ArgMax* st) {
 }
 
 template <class T, int NV, bool PARTIAL>
-void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs) {
+void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs,
+                        const ColPrefetch& pf) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
     const R zero = V::zero(), one = V::set1(E(1));
     R best[NV], at[NV];
-    for (int u = 0; u < NV; ++u) {
+    SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
         best[u] = ld_lane<NV, PARTIAL>(x, u, tail, zero);
         at[u] = zero;
     }
+    const size_t bytes = (size_t(NV - 1) * V::N + tail) * sizeof(T);
     for (size_t j = 1; j < r; ++j) {
         const T* row = x + ptrdiff_t(j) * xrs;
+        if (pf.ahead && j + kColPrefetch < r) prefetch_row(row + kColPrefetch * xrs, bytes, false);
+        if (pf.next_bytes) prefetch_row(row + pf.next, pf.next_bytes, false);
         const R jv = V::set1(E(j));
-        for (int u = 0; u < NV; ++u) {
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
             const R v = ld_lane<NV, PARTIAL>(row, u, tail, zero);
             // Take v if it is greater, or if it is the first NaN.
             const auto take = V::m_or(V::gt(v, best[u]), V::m_andnot(V::isnan(v), V::isnan(best[u])));
@@ -99,8 +110,9 @@ void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
     }
     for (size_t j = 0; j < r; ++j) {
         T* row = y + ptrdiff_t(j) * yrs;
+        if (j + kColPrefetch < r) prefetch_row(row + kColPrefetch * yrs, bytes, true);
         const R jv = V::set1(E(j));
-        for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(row, u, tail, V::blend(V::eq(at[u], jv), zero, one));
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(row, u, tail, V::blend(V::eq(at[u], jv), zero, one));
     }
 }
 
@@ -126,15 +138,99 @@ void hardmax_cols_scalar(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, pt
     }
 }
 
+// The one of each storage type.
+inline void put_one(float* p) { *p = 1.0f; }
+inline void put_one(double* p) { *p = 1.0; }
+inline void put_one(F16* p) { p->bits = 0x3c00; }
+inline void put_one(BF16* p) { p->bits = 0x3f80; }
+
+// Position of the first maximum of a row (first NaN if any).
+// yz (may be null): a row of the output zeroed in the same loop (its
+// stores overlap the loads and compares).
+template <class T>
+inline size_t row_argmax(const T* x, size_t n, T* yz = nullptr) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    const R ninf = V::set1(E(-__builtin_inf())), zero = V::zero();
+    size_t at = 0;
+    E best = E(0);
+    bool first = true;
+    for (size_t b = 0; b < n; b += kArgmaxBlock) {
+        const size_t nb = n - b < kArgmaxBlock ? n - b : kArgmaxBlock;
+        const T* xb = x + b;
+        R m0 = ninf, m1 = ninf, f0 = zero, f1 = zero;
+        size_t i = 0;
+        if (yz) {
+            for (; i + 2 * V::N <= nb; i += 2 * V::N) {
+                const R a = V::load(xb + i), c = V::load(xb + i + V::N);
+                std::memset(static_cast<void*>(yz + b + i), 0, 2 * V::N * sizeof(T));
+                m0 = V::max(m0, a);
+                m1 = V::max(m1, c);
+                f0 = V::fma(a, zero, f0);
+                f1 = V::fma(c, zero, f1);
+            }
+            std::memset(static_cast<void*>(yz + b + i), 0, (nb - i) * sizeof(T));
+        }
+        for (; i + 2 * V::N <= nb; i += 2 * V::N) {
+            const R a = V::load(xb + i), c = V::load(xb + i + V::N);
+            m0 = V::max(m0, a);
+            m1 = V::max(m1, c);
+            f0 = V::fma(a, zero, f0);
+            f1 = V::fma(c, zero, f1);
+        }
+        for (; i < nb; i += V::N) {
+            const R a = i + V::N <= nb ? V::load(xb + i) : V::loadn(xb + i, nb - i, ninf);
+            m0 = V::max(m0, a);
+            f0 = V::fma(V::blend(V::lanes(nb - i), zero, a), zero, f0);
+        }
+        if (V::bits(V::isnan(V::add(f0, f1)))) {  // a NaN or an infinity
+            const size_t q = find_first(xb, nb, ninf, [](R v) { return V::isnan(v); });
+            if (q < nb) {
+                if (yz) std::memset(static_cast<void*>(yz + b + nb), 0, (n - b - nb) * sizeof(T));
+                return b + q;
+            }
+        }
+        const E bm = V::hmax(V::max(m0, m1));
+        if (first || bm > best) {
+            const R vb = V::set1(bm);
+            at = b + find_first(xb, nb, ninf, [vb](R v) { return V::eq(v, vb); });
+            best = bm;
+            first = false;
+        }
+    }
+    return at;
+}
+
+template <class T>
+void hardmax_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
+    const VecScope scope;
+    const T* x = static_cast<const T*>(xv);
+    T* y = static_cast<T*>(yv);
+    for (size_t r = 0; r < rows; ++r) {
+        const T* xr = x + ptrdiff_t(r) * xrs;
+        T* yr = y + ptrdiff_t(r) * yrs;
+        const bool fused = static_cast<const void*>(xr) != static_cast<void*>(yr);
+        const size_t at = row_argmax(xr, n, fused ? yr : nullptr);
+        if (!fused) std::memset(static_cast<void*>(yr), 0, n * sizeof(T));
+        put_one(yr + at);
+    }
+}
+
 template <class T>
 void hardmax_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+    const VecScope scope;
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
     if (sizeof(typename Vec<T>::E) == 4 && r > (size_t(1) << 24))
         return hardmax_cols_scalar(x, y, r, k, xrs, yrs);
-    for_lane_blocks<Vec<T>>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
-        hardmax_cols_block<T, decltype(nv)::value, decltype(partial)::value>(x + l, y + l, r, tail, xrs,
-                                                                            yrs);
+    // Hardmax keeps two vectors of state per lane vector: 8-vector blocks
+    // (two cache lines per row, more memory parallelism per walk) where 32
+    // registers hold them.
+    constexpr int B = RegsOf<Vec<T>>::value >= 32 ? 8 : 4;
+    for_lane_blocks<Vec<T>, B>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
+        hardmax_cols_block<T, decltype(nv)::value, decltype(partial)::value>(
+            x + l, y + l, r, tail, xrs, yrs, col_prefetch<Vec<T>, B>(k, l, decltype(nv)::value, sizeof(T)));
     });
 }
 

@@ -23,6 +23,13 @@ void hardmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptr
 template <class T>
 void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs,
               const MvnArgs* args);
+template <class T, bool LOG>
+void softmax_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs);
+template <class T>
+void hardmax_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs);
+template <class T>
+void mvn_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+              const MvnArgs* args);
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
 
@@ -34,16 +41,21 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
     template void log_softmax_out<T>(const void*, void*, size_t, const MaxSum*);                 \
     template void softmax_out<T>(const void*, void*, size_t, const MaxSum*);                     \
     template void softmax_cols<T, true>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t); \
-    template void softmax_cols<T, false>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
+    template void softmax_cols<T, false>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t); \
+    template void softmax_rows<T, true>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t); \
+    template void softmax_rows<T, false>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
 
 #define SIMDAX_SIMD_INSTANTIATE_HARDMAX(T)                                \
     template void argmax<T>(const void*, size_t, int64_t, ArgMax*);      \
-    template void hardmax_cols<T>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
+    template void hardmax_cols<T>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t); \
+    template void hardmax_rows<T>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
 
 #define SIMDAX_SIMD_INSTANTIATE_MVN(T)                                          \
     template void moments<T>(const void*, size_t, Moments*);                   \
     template void normalize<T>(const void*, void*, size_t, const NormArgs*);   \
     template void mvn_cols<T>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t, \
+                              const MvnArgs*);                                  \
+    template void mvn_rows<T>(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t, \
                               const MvnArgs*);
 
 #define SIMDAX_SIMD_INSTANTIATE_ACTIVATION(T) \
@@ -54,4 +66,5 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
     DtypeKernels{&maxsum<T>,           &log_softmax_out<T>,   &softmax_out<T>,          \
                  &argmax<T>,           &moments<T>,           &normalize<T>,            \
                  &activation<T>,       &softmax_cols<T, true>, &softmax_cols<T, false>, \
-                 &hardmax_cols<T>,     &mvn_cols<T>},
+                 &hardmax_cols<T>,     &mvn_cols<T>,           &softmax_rows<T, true>,   \
+                 &softmax_rows<T, false>, &hardmax_rows<T>,   &mvn_rows<T>},

@@ -9,12 +9,22 @@
 //   normalize: y = act(scale*((x - mean_hi) - mean_lo)*inv_std + bias), the
 //     double mean split into two floats (x - mean_hi is exact near the mean).
 //   mvn_cols: the same per lane over strided rows (row blocks of kColRows).
+//   mvn_rows: whole rows, statistics in the compute type: pass A sums
+//     d = x - x[0] (shift s = x[0] + mean(d)), pass B sums e = x - s and e^2;
+//     mean = s + sum(e)/n carried as the pair (s, sum(e)/n). Sums run in
+//     4 (A) / 2+2 (B) vector accumulators per block of kMomentsBlock and
+//     block sums in one more vector. A row whose sums are not finite (huge
+//     |x| whose squares overflow float, or a NaN/inf) is redone in double.
+//     Output y = act(scale*((x - s)*inv - sum(e)/n*inv) + bias), folded into
+//     one FMA after the subtraction when scale and bias are constant on the
+//     row.
 // Scale/bias element i (or lane l of row j) is at p[i*stride] (p[j*rs +
 // l*ks]); stride 0 and 1 are the fast paths.
 #pragma once
 
 #include <cmath>
 #include <type_traits>
+#include <utility>
 
 #include "kernel_table.hpp"
 #include "simd/activation.hpp"
@@ -49,6 +59,7 @@ inline void chan_combine(Moments* s, double nb, double mb, double m2b) {
 
 template <class T>
 void moments(const void* xv, size_t n, Moments* st) {
+    const VecScope scope;
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -152,6 +163,7 @@ void finish(typename Vec<T>::E* t, size_t n, const T* sc, ptrdiff_t ss, const T*
 
 template <class T>
 void normalize(const void* xv, void* yv, size_t n, const NormArgs* a) {
+    const VecScope scope;
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -181,7 +193,7 @@ void normalize(const void* xv, void* yv, size_t n, const NormArgs* a) {
 
 template <class T, int NV, bool PARTIAL>
 void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs,
-                    const MvnArgs& a, size_t l0) {
+                    const MvnArgs& a, size_t l0, const ColPrefetch& pf) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -189,9 +201,10 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
     constexpr auto dadd = [](VD::R p, VD::R q) { return VD::add(p, q); };
     constexpr auto dsub = [](VD::R p, VD::R q) { return VD::sub(p, q); };
     constexpr auto dmul = [](VD::R p, VD::R q) { return VD::mul(p, q); };
+    const size_t pf_bytes = (size_t(NV - 1) * V::N + tail) * sizeof(T);
     R sh[NV];
     W mean[NV], m2[NV];
-    for (int u = 0; u < NV; ++u) {
+    SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
         sh[u] = ld_lane<NV, PARTIAL>(x, u, tail, V::zero());
         mean[u] = wsplat<V>(0.0);
         m2[u] = wsplat<V>(0.0);
@@ -202,10 +215,12 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         const size_t j1 = r - j0 < kMvnColRows ? r : j0 + kMvnColRows;
         const double nb = double(j1 - j0);
         R s[NV], a1[NV], a2[NV], am = V::zero();
-        for (int u = 0; u < NV; ++u) s[u] = a1[u] = a2[u] = V::zero();
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) s[u] = a1[u] = a2[u] = V::zero();
         for (size_t j = j0; j < j1; ++j) {
             const T* row = x + ptrdiff_t(j) * xrs;
-            for (int u = 0; u < NV; ++u) {
+            if (pf.ahead && j + kColPrefetch < r) prefetch_row(row + kColPrefetch * xrs, pf_bytes, false);
+            if (pf.next_bytes && j0 == 0) prefetch_row(row + pf.next, pf.next_bytes, false);
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
                 const R v = ld_lane<NV, PARTIAL>(row, u, tail, V::zero());
                 am = V::max(am, V::abs(v));
                 s[u] = V::add(s[u], V::sub(v, sh[u]));
@@ -216,10 +231,10 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
             break;
         }
         const R rn = V::set1(E(1) / E(j1 - j0));
-        for (int u = 0; u < NV; ++u) s[u] = V::mul(s[u], rn);  // block mean of d
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) s[u] = V::mul(s[u], rn);  // block mean of d
         for (size_t j = j0; j < j1; ++j) {
             const T* row = x + ptrdiff_t(j) * xrs;
-            for (int u = 0; u < NV; ++u) {
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
                 const R e = V::sub(V::sub(ld_lane<NV, PARTIAL>(row, u, tail, V::zero()), sh[u]), s[u]);
                 a1[u] = V::add(a1[u], e);
                 a2[u] = V::fma(e, e, a2[u]);
@@ -227,7 +242,7 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         }
         const double tot = cnt + nb;
         const W wf = wsplat<V>(nb / tot), wg = wsplat<V>(cnt * nb / tot), winv = wsplat<V>(1.0 / nb);
-        for (int u = 0; u < NV; ++u) {
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
             const W c1 = W::from(a1[u]);
             const W mb = wmap<V>(W::from(s[u]), wmap<V>(c1, winv, dmul), dadd);
             const W m2b = wmap<V>(W::from(a2[u]), wmap<V>(wmap<V>(c1, c1, dmul), winv, dmul), dsub);
@@ -254,7 +269,7 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
             }
             dq[l] = q;
         }
-        for (int u = 0; u < NV; ++u) {
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
             for (int h = 0; h < W::H; ++h) {
                 mean[u].h[h] = VD::load(dm + size_t(u) * V::N + size_t(h) * VD::N);
                 m2[u].h[h] = VD::load(dq + size_t(u) * V::N + size_t(h) * VD::N);
@@ -262,7 +277,7 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
             sh[u] = V::zero();  // the mean is already absolute
         }
     }
-    for (int u = 0; u < NV; ++u) {
+    SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
         const W full = wmap<V>(W::from(sh[u]), mean[u], dadd);
         mh[u] = full.narrow();
         ml[u] = wmap<V>(full, W::from(mh[u]), dsub).narrow();
@@ -279,19 +294,20 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
     for (size_t j = 0; j < r; ++j) {
         const T* xr = x + ptrdiff_t(j) * xrs;
         T* yr = y + ptrdiff_t(j) * yrs;
-        for (int u = 0; u < NV; ++u)
+        if (j + kColPrefetch < r) prefetch_row(yr + kColPrefetch * yrs, pf_bytes, true);
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
             V::store(t + size_t(u) * V::N,
                      V::mul(V::sub(V::sub(ld_lane<NV, PARTIAL>(xr, u, tail, V::zero()), mh[u]), ml[u]), inv[u]));
         const bool plain = !sc && !bi && a.act.type == SIMDAX_ACTIVATION_IDENTITY;
         if (plain) {
-            for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
             continue;
         }
         const ptrdiff_t l = ptrdiff_t(l0);
         if constexpr (std::is_same_v<T, E>) {
             finish<T>(t, lanes, sc ? sc + ptrdiff_t(j) * a.scale_rs + l * a.scale_ks : nullptr, a.scale_ks,
                       bi ? bi + ptrdiff_t(j) * a.bias_rs + l * a.bias_ks : nullptr, a.bias_ks, a.act, t);
-            for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
         } else {
             finish<T>(t, lanes, sc ? sc + ptrdiff_t(j) * a.scale_rs + l * a.scale_ks : nullptr, a.scale_ks,
                       bi ? bi + ptrdiff_t(j) * a.bias_rs + l * a.bias_ks : nullptr, a.bias_ks, a.act, yr);
@@ -302,12 +318,300 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
 template <class T>
 void mvn_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs,
               const MvnArgs* a) {
+    const VecScope scope;
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
     for_lane_blocks<Vec<T>>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
-        mvn_cols_block<T, decltype(nv)::value, decltype(partial)::value>(x + l, y + l, r, tail, xrs, yrs,
-                                                                         *a, l);
+        mvn_cols_block<T, decltype(nv)::value, decltype(partial)::value>(
+            x + l, y + l, r, tail, xrs, yrs, *a, l, col_prefetch<Vec<T>>(k, l, decltype(nv)::value, sizeof(T)));
     });
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+constexpr size_t kMvnPreconvert = 2048;  // float16/bfloat16 scale/bias converted once per call
+
+template <class E>
+struct RowMoments {
+    E mh, ml, inv;
+};
+
+// Pass A or B over a row: sums of (x - sh) (B: and their squares).
+template <class T, bool SQ>
+inline void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typename Vec<T>::E& s1,
+                     typename Vec<T>::E& s2, const void* pfw = nullptr, size_t pfw_esize = 0) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    constexpr size_t N = V::N;
+    const R vs = V::set1(sh);
+    R t1 = V::zero(), t2 = V::zero();
+    for (size_t b = 0; b < n; b += kMomentsBlock) {
+        const size_t nb = n - b < kMomentsBlock ? n - b : kMomentsBlock;
+        const T* xb = x + b;
+        R a0 = V::zero(), a1 = V::zero(), a2 = V::zero(), a3 = V::zero();
+        size_t i = 0;
+        if (SQ) {
+            for (; i + 2 * N <= nb; i += 2 * N) {
+                const R e0 = V::sub(V::load(xb + i), vs), e1 = V::sub(V::load(xb + i + N), vs);
+                a0 = V::add(a0, e0);
+                a1 = V::add(a1, e1);
+                a2 = V::fma(e0, e0, a2);
+                a3 = V::fma(e1, e1, a3);
+            }
+        } else {
+            for (; i + 4 * N <= nb; i += 4 * N) {
+                // The output row's lines, for writing: their reads for
+                // ownership overlap this pass's reads of x.
+                if (pfw) prefetch_row(static_cast<const char*>(pfw) + (b + i) * pfw_esize, 4 * N * pfw_esize, true);
+                a0 = V::add(a0, V::sub(V::load(xb + i), vs));
+                a1 = V::add(a1, V::sub(V::load(xb + i + N), vs));
+                a2 = V::add(a2, V::sub(V::load(xb + i + 2 * N), vs));
+                a3 = V::add(a3, V::sub(V::load(xb + i + 3 * N), vs));
+            }
+        }
+        for (; i < nb; i += N) {  // missing lanes read the shift: e = 0
+            const R e = V::sub(i + N <= nb ? V::load(xb + i) : V::loadn(xb + i, nb - i, vs), vs);
+            a0 = V::add(a0, e);
+            if (SQ) a2 = V::fma(e, e, a2);
+        }
+        if (SQ) {
+            t1 = V::add(t1, V::add(a0, a1));
+            t2 = V::add(t2, V::add(a2, a3));
+        } else {
+            t1 = V::add(t1, V::add(V::add(a0, a1), V::add(a2, a3)));
+        }
+    }
+    s1 = V::hsum(t1);
+    if (SQ) s2 = V::hsum(t2);
+}
+
+template <class T>
+inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, const MvnArgs& a,
+                                                  const void* y = nullptr, size_t y_esize = 0) {
+    using E = typename Vec<T>::E;
+    const E x0 = to_e(x[0]);
+    E sd, unused, c1, q;
+    row_sums<T, false>(x, n, x0, sd, unused, y, y_esize);
+    const E s = x0 + sd / E(n);
+    row_sums<T, true>(x, n, s, c1, q);
+    RowMoments<E> m;
+    if (std::isfinite(q) && std::isfinite(c1) && std::isfinite(s)) {
+        m.mh = s;
+        m.ml = c1 / E(n);
+        const E var = (q - c1 * m.ml) / E(n);
+        m.inv = a.normalize_variance ? E(1) / std::sqrt(var + E(a.epsilon)) : E(1);
+        return m;
+    }
+    // Huge magnitudes, NaN or inf: two passes in double (NaN/inf give NaN).
+    double ds = 0;
+    for (size_t i = 0; i < n; ++i) ds += double(to_e(x[i]));
+    const double mean = ds / double(n);
+    double dq = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const double e = double(to_e(x[i])) - mean;
+        dq += e * e;
+    }
+    m.mh = E(mean);
+    m.ml = E(mean - double(m.mh));
+    m.inv = a.normalize_variance ? E(1.0 / std::sqrt(dq / double(n) + a.epsilon)) : E(1);
+    if (!(dq == dq)) m.mh = m.ml = E(__builtin_nan(""));  // inf - inf in the sum
+    return m;
+}
+
+// Scale or bias of one row: constant (null or stride 0), contiguous, or
+// strided; float16/bfloat16 contiguous values may come pre-converted.
+template <class T>
+struct AffineRow {
+    using E = typename Vec<T>::E;
+    const T* p = nullptr;
+    const E* pe = nullptr;  // pre-converted (contiguous)
+    ptrdiff_t ks = 0;
+    E c = 0;
+    bool constant = true;
+    typename Vec<T>::R at(size_t i, size_t cnt) const {
+        using V = Vec<T>;
+        if (pe) return cnt == V::N ? V::load(pe + i) : V::loadn(pe + i, cnt, V::zero());
+        return affine_vec(p, ks, i, cnt);
+    }
+};
+
+template <class T>
+inline AffineRow<T> affine_row(const void* base, ptrdiff_t rs, ptrdiff_t ks, size_t g,
+                               typename Vec<T>::E absent, const typename Vec<T>::E* pre) {
+    AffineRow<T> r;
+    if (!base) {
+        r.c = absent;
+        return r;
+    }
+    const T* p = static_cast<const T*>(base) + ptrdiff_t(g) * rs;
+    if (ks == 0) {
+        r.c = to_e(p[0]);
+        return r;
+    }
+    r.constant = false;
+    r.p = p;
+    r.ks = ks;
+    if (pre) r.pe = pre;
+    else if (ks == 1 && std::is_same_v<T, typename Vec<T>::E>) r.pe = reinterpret_cast<const typename Vec<T>::E*>(p);
+    return r;
+}
+
+// One row's output, the scale/bias modes fixed at compile time: 0 constant
+// (folded into va, vb: y = fma(x - mh, va, vb)), 1 contiguous compute-type
+// values, 2 anything else (AffineRow::at). Otherwise t = fma(x - mh, va, vb)
+// is the normalised value and y = fma(t, scale, bias).
+template <class T, int SM, int BM, class S>
+void mvn_row_out(const S* const xr, T* const yr, const size_t n, bool stream, const typename Vec<T>::R vmh,
+                 const typename Vec<T>::R va, const typename Vec<T>::R vb, const AffineRow<T>& sc,
+                 const AffineRow<T>& bi, const ActParams& act, typename Vec<T>::E* buf,
+                 const T* nx) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    const R vs = V::set1(sc.c), vbi = V::set1(bi.c);
+    const E* const sp = sc.pe;
+    const E* const bp = bi.pe;
+    auto val = [=, &sc, &bi](size_t i, size_t cnt) {
+        const R v = cnt == V::N ? V::load(xr + i) : V::loadn(xr + i, cnt, vmh);
+        R t = V::fma(V::sub(v, vmh), va, vb);
+        if constexpr (SM != 0 || BM != 0) {
+            R s = vs, b = vbi;
+            if constexpr (SM == 1) s = cnt == V::N ? V::load(sp + i) : V::loadn(sp + i, cnt, V::zero());
+            if constexpr (SM == 2) s = sc.at(i, cnt);
+            if constexpr (BM == 1) b = cnt == V::N ? V::load(bp + i) : V::loadn(bp + i, cnt, V::zero());
+            if constexpr (BM == 2) b = bi.at(i, cnt);
+            t = V::fma(t, s, b);
+        }
+        return t;
+    };
+    if (act.type == SIMDAX_ACTIVATION_IDENTITY) {
+        // store_run spelled out: the main loop keeps everything in registers.
+        constexpr size_t W = V::N * sizeof(T);
+        const uintptr_t ya = reinterpret_cast<uintptr_t>(yr);
+        if (ya % sizeof(T) != 0) stream = false;
+        size_t i = 0;
+        if (ya % W != 0 && (stream || n >= 4 * V::N) && ya % sizeof(T) == 0) {
+            i = (W - ya % W) / sizeof(T);
+            if (i > n) i = n;
+            V::storen(yr, val(size_t(0), i), i);
+        }
+        for (; i + V::N <= n; i += V::N) {
+            // The next row's input, as this one is written (the hardware
+            // prefetchers stop at each 4 KiB page).
+            if (nx) __builtin_prefetch(nx + i, 0, 3);
+            R t = V::fma(V::sub(V::load(xr + i), vmh), va, vb);
+            if constexpr (SM != 0 || BM != 0) {
+                R sv = vs, bv = vbi;
+                if constexpr (SM == 1) sv = V::load(sp + i);
+                if constexpr (SM == 2) sv = sc.at(i, V::N);
+                if constexpr (BM == 1) bv = V::load(bp + i);
+                if constexpr (BM == 2) bv = bi.at(i, V::N);
+                t = V::fma(t, sv, bv);
+            }
+            if (stream) V::stream(yr + i, t);
+            else V::store(yr + i, t);
+        }
+        if (i < n) V::storen(yr + i, val(i, n - i), n - i);
+        return;
+    }
+    for (size_t b0 = 0; b0 < n; b0 += kNormBlock) {
+        const size_t nb = n - b0 < kNormBlock ? n - b0 : kNormBlock;
+        size_t i = 0;
+        for (; i + V::N <= nb; i += V::N) V::store(buf + i, val(b0 + i, V::N));
+        if (i < nb) V::storen(buf + i, val(b0 + i, nb - i), nb - i);
+        if constexpr (std::is_same_v<T, E>) {
+            act_map<E>(act, buf, yr + b0, nb);
+        } else {
+            act_map<E>(act, buf, buf, nb);
+            convert(buf, yr + b0, nb);
+        }
+    }
+}
+
+template <class T>
+void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+              const MvnArgs* args) {
+    const VecScope scope;
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    const MvnArgs& a = *args;
+    const T* x = static_cast<const T*>(xv);
+    T* y = static_cast<T*>(yv);
+    // float16/bfloat16 scale/bias shared by every row: convert once.
+    constexpr bool kHalf = !std::is_same_v<T, E>;
+    alignas(64) E pre_s[kHalf ? kMvnPreconvert : 1], pre_b[kHalf ? kMvnPreconvert : 1];
+    const E* ps = nullptr;
+    const E* pb = nullptr;
+    if constexpr (kHalf) {
+        if (n <= kMvnPreconvert) {
+            if (a.scale && a.scale_rs == 0 && a.scale_ks == 1) {
+                convert(static_cast<const T*>(a.scale), pre_s, n);
+                ps = pre_s;
+            }
+            if (a.bias && a.bias_rs == 0 && a.bias_ks == 1) {
+                convert(static_cast<const T*>(a.bias), pre_b, n);
+                pb = pre_b;
+            }
+        }
+    }
+    alignas(64) E buf[kNormBlock];
+    alignas(64) E xf[kHalf ? kMvnPreconvert : 1];
+    // A large output (the executor passes many rows per call) is streamed.
+    const bool stream = static_cast<const void*>(x) != static_cast<void*>(y) &&
+                        rows * n * sizeof(T) >= kStreamBytes;
+    // Rows ahead whose input the output loop prefetches: about 6 KiB ahead.
+    const size_t pf_rows = 1 + 6144 / (n * sizeof(T) + 1);
+    for (size_t g = 0; g < rows; ++g) {
+        const T* xr = x + ptrdiff_t(g) * xrs;
+        T* yr = y + ptrdiff_t(g) * yrs;
+        // float16/bfloat16: the row converted once, both passes and the
+        // output read the float copy from L1.
+        const bool conv = kHalf && n <= kMvnPreconvert;
+        if (conv) convert(xr, xf, n);
+        const void* pfw = stream ? nullptr : yr;  // streamed rows need no read for ownership
+        const RowMoments<E> mo = conv ? row_moments(static_cast<const E*>(xf), n, a, pfw, sizeof(T))
+                                      : row_moments(xr, n, a, pfw, sizeof(T));
+        const AffineRow<T> sc = affine_row<T>(a.scale, a.scale_rs, a.scale_ks, g, E(1), ps);
+        const AffineRow<T> bi = affine_row<T>(a.bias, a.bias_rs, a.bias_ks, g, E(0), pb);
+        const R vmh = V::set1(mo.mh);
+        R va, vb;  // y = fma(x - mh, va, vb) when scale and bias are constant
+        const bool folded = sc.constant && bi.constant;
+        if (folded) {
+            const E A = mo.inv * sc.c;
+            va = V::set1(A);
+            vb = V::set1(bi.c - mo.ml * A);
+        } else {
+            va = V::set1(mo.inv);
+            vb = V::set1(-mo.ml * mo.inv);
+        }
+        const int sm = sc.constant ? 0 : sc.pe ? 1 : 2, bm = bi.constant ? 0 : bi.pe ? 1 : 2;
+        auto run = [&](auto smc, auto bmc) {
+            constexpr int SM = decltype(smc)::value, BM = decltype(bmc)::value;
+            const T* nx = g + pf_rows < rows ? x + ptrdiff_t(g + pf_rows) * xrs : nullptr;
+            if (conv)
+                mvn_row_out<T, SM, BM>(static_cast<const E*>(xf), yr, n, stream, vmh, va, vb, sc, bi, a.act, buf, nx);
+            else
+                mvn_row_out<T, SM, BM>(xr, yr, n, stream, vmh, va, vb, sc, bi, a.act, buf, nx);
+        };
+        using I0 = std::integral_constant<int, 0>;
+        using I1 = std::integral_constant<int, 1>;
+        using I2 = std::integral_constant<int, 2>;
+        switch (sm * 3 + bm) {
+            case 0: run(I0{}, I0{}); break;
+            case 1: run(I0{}, I1{}); break;
+            case 2: run(I0{}, I2{}); break;
+            case 3: run(I1{}, I0{}); break;
+            case 4: run(I1{}, I1{}); break;
+            case 5: run(I1{}, I2{}); break;
+            case 6: run(I2{}, I0{}); break;
+            case 7: run(I2{}, I1{}); break;
+            default: run(I2{}, I2{}); break;
+        }
+    }
+    if (stream) stream_fence();
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -4,13 +4,19 @@
 // maxsum walks the chunk in L1-sized blocks: the block max, then the block
 // sum of exp re-reading the block from L1, so memory is read once. Block
 // results are folded into the state in double; within a block float sums
-// run in 4 x N lanes (32 terms per lane for a 2048 block).
+// run in 4 x N lanes (32 terms per lane for a 2048 block). The exp is the
+// 2^t core of exp2_f32.hpp (float) or exp_f64 (double); log(sum) is taken
+// with the vector log, once per output call.
+// Also here, shared with softmax_fused.hpp: SmxMath (the per-type exp/log of
+// the softmax passes), fused_block_sum, and the LogSoftmax output form.
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 
 #include "kernel_table.hpp"
 #include "simd/activation.hpp"
+#include "simd/exp2_f32.hpp"
 #include "simd/map.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
@@ -24,6 +30,13 @@ inline typename Vec<T>::E block_max(const T* x, size_t n) {
     const R ninf = V::set1(-__builtin_inf());
     R m0 = ninf, m1 = ninf, m2 = ninf, m3 = ninf;
     size_t i = 0;
+    // Aligned loads for the main loop (this pass streams from L2 or memory).
+    constexpr size_t W = V::N * sizeof(T);
+    const uintptr_t xa = reinterpret_cast<uintptr_t>(x);
+    if (n >= 8 * V::N && xa % sizeof(T) == 0 && xa % W != 0) {
+        i = (W - xa % W) / sizeof(T);
+        m3 = V::loadn(x, i, ninf);
+    }
     for (; i + 4 * V::N <= n; i += 4 * V::N) {
         m0 = V::max(m0, V::load(x + i));
         m1 = V::max(m1, V::load(x + i + V::N));
@@ -35,29 +48,127 @@ inline typename Vec<T>::E block_max(const T* x, size_t n) {
     return V::hmax(V::max(V::max(m0, m1), V::max(m2, m3)));
 }
 
-// sum exp(x - shift); a NaN anywhere makes the sum NaN.
-template <class T>
-inline typename Vec<T>::E block_sumexp(const T* x, size_t n, typename Vec<T>::E shift) {
+// The exp of the sum pass for each compute type.
+template <class V> struct SmxMath;
+
+template <> struct SmxMath<VF> {
+    using R = VF::R;
+    static constexpr bool kCanFold = true;
+    // |lo| <= ulp(m*log2e)/2 <= 1/4 below this: 2^lo stays a harmless common factor
+    // and t = x*log2e - hi keeps its relative rounding near the max.
+    static constexpr float kFoldLimit = 0x1p22f;
+    // 2^t, t = x*log2e + nh (FOLD, nh = -hi) or (x + nh)*log2e (nh = -M).
+    template <bool FOLD, bool ZERO>
+    static SIMDAX_INLINE R ex(R x, R nh) {
+        const R l2e = VF::set1(exp2f32::kLog2e);
+        return exp2_nonpos_f32<ZERO>(FOLD ? VF::fma(x, l2e, nh) : VF::mul(VF::add(x, nh), l2e));
+    }
+    // hi for a max m, and the factor that moves a sum from hi_old to hi_new.
+    template <bool FOLD>
+    static float hi_of(float m) { return FOLD ? m * exp2f32::kLog2e : m; }
+    template <bool FOLD>
+    static float rescale(float hi_old, float hi_new) {
+        const float t = FOLD ? hi_old - hi_new : (hi_old - hi_new) * exp2f32::kLog2e;
+        return VF::first(exp2_nonpos_f32<true>(VF::set1(t)));
+    }
+    // lo = m*log2e - hi exactly (FOLD), else 0; its natural-log weight.
+    template <bool FOLD>
+    static float lo_ln(float m, float hi) {
+        if (!FOLD) return 0.0f;
+        return std::fma(m, exp2f32::kLog2e, -hi) * 0x1.62e430p-1f;
+    }
+    static R log(R s) { return log_f32(s); }
+};
+
+template <> struct SmxMath<VD> {
+    using R = VD::R;
+    static constexpr bool kCanFold = false;
+    static constexpr double kFoldLimit = 0;
+    template <bool FOLD, bool ZERO>
+    static SIMDAX_INLINE R ex(R x, R nh) { return exp_f64(VD::add(x, nh)); }
+    template <bool FOLD>
+    static double hi_of(double m) { return m; }
+    template <bool FOLD>
+    static double rescale(double hi_old, double hi_new) {
+        return VD::first(exp_f64(VD::set1(hi_old - hi_new)));
+    }
+    template <bool FOLD>
+    static double lo_ln(double, double) { return 0.0; }
+    static R log(R s) { return log_f64(s); }
+};
+
+// Sum of 2^t over a block (see SmxMath::ex); STORE also writes each 2^t to y.
+// Missing lanes of the tail read -inf: 2^t = 0 (or <= 2^-126 without
+// kExp2Exact, harmless in a sum >= ~1).
+template <class T, bool FOLD, bool STORE>
+inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename Vec<T>::R nh) {
     using V = Vec<T>;
     using R = typename V::R;
-    const R sh = V::set1(shift);
+    using MX = SmxMath<V>;
+    constexpr bool Z = STORE;  // stored values are outputs: exp(-inf) must be 0
+    constexpr size_t N = V::N;
     R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero();
     size_t i = 0;
-    for (; i + 4 * V::N <= n; i += 4 * V::N) {
-        s0 = V::add(s0, vexp_nonpos(V::sub(V::load(x + i), sh)));
-        s1 = V::add(s1, vexp_nonpos(V::sub(V::load(x + i + V::N), sh)));
-        s2 = V::add(s2, vexp_nonpos(V::sub(V::load(x + i + 2 * V::N), sh)));
-        s3 = V::add(s3, vexp_nonpos(V::sub(V::load(x + i + 3 * V::N), sh)));
+    if constexpr (RegsOf<V>::value < 32) {  // 16 registers: two vectors per step, no spills
+        for (; i + 2 * N <= n; i += 2 * N) {
+            const R e0 = MX::template ex<FOLD, Z>(V::load(x + i), nh);
+            if constexpr (STORE) V::store(y + i, e0);
+            s0 = V::add(s0, e0);
+            const R e1 = MX::template ex<FOLD, Z>(V::load(x + i + N), nh);
+            if constexpr (STORE) V::store(y + i + N, e1);
+            s1 = V::add(s1, e1);
+        }
+    } else {
+        for (; i + 4 * N <= n; i += 4 * N) {
+            const R e0 = MX::template ex<FOLD, Z>(V::load(x + i), nh);
+            const R e1 = MX::template ex<FOLD, Z>(V::load(x + i + N), nh);
+            const R e2 = MX::template ex<FOLD, Z>(V::load(x + i + 2 * N), nh);
+            const R e3 = MX::template ex<FOLD, Z>(V::load(x + i + 3 * N), nh);
+            if constexpr (STORE) {
+                V::store(y + i, e0);
+                V::store(y + i + N, e1);
+                V::store(y + i + 2 * N, e2);
+                V::store(y + i + 3 * N, e3);
+            }
+            s0 = V::add(s0, e0);
+            s1 = V::add(s1, e1);
+            s2 = V::add(s2, e2);
+            s3 = V::add(s3, e3);
+        }
     }
-    for (; i + V::N <= n; i += V::N) s0 = V::add(s0, vexp_nonpos(V::sub(V::load(x + i), sh)));
-    if (i < n)  // missing lanes read -inf: exp(-inf) = 0
-        s1 = V::add(s1, vexp_nonpos(V::sub(V::loadn(x + i, n - i, V::set1(-__builtin_inf())), sh)));
-    return V::hsum(V::add(V::add(s0, s1), V::add(s2, s3)));
+    for (; i + N <= n; i += N) {
+        const R e = MX::template ex<FOLD, Z>(V::load(x + i), nh);
+        if constexpr (STORE) V::store(y + i, e);
+        s0 = V::add(s0, e);
+    }
+    if (i < n) {
+        const R e = MX::template ex<FOLD, Z>(V::loadn(x + i, n - i, V::set1(-__builtin_inf())), nh);
+        if constexpr (STORE) V::storen(y + i, e, n - i);
+        s1 = V::add(s1, e);
+    }
+    return V::add(V::add(s0, s1), V::add(s2, s3));
 }
 
-// Folds a block's (max, sum) into the group state. A side whose max equals
-// the new max keeps its sum unscaled, so an all -inf prefix (sum 0) never
-// meets exp(-inf - -inf).
+// LogSoftmax output of one row given c = ls (log of the true sum).
+template <class T>
+inline void log_softmax_row_out(const T* x, T* y, size_t n, typename Vec<T>::E m,
+                                typename Vec<T>::E ls, bool stream = false) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    const E c = m + ls;
+    if (c < E(16) && c > E(-16)) {
+        const R vc = V::set1(c);
+        map(x, y, n, [vc](R v) { return V::sub(v, vc); }, stream);
+    } else {
+        const R vm = V::set1(m), vl = V::set1(ls);  // NaN rows come here
+        map(x, y, n, [vm, vl](R v) { return V::sub(V::sub(v, vm), vl); }, stream);
+    }
+}
+
+// Folds a block's (max cm, sum cs relative to cm) into the group state. A
+// side whose max equals the new max keeps its sum unscaled, so an all -inf
+// prefix (sum 0) never meets exp(-inf - -inf).
 inline void maxsum_combine(MaxSum* s, double cm, double cs) {
     if (s->max == -__builtin_inf() && s->sum == 0.0) {
         s->max = cm;
@@ -73,36 +184,87 @@ inline void maxsum_combine(MaxSum* s, double cm, double cs) {
 }
 
 template <class T>
+inline bool block_has_nan(const T* x, size_t n) {
+    using V = Vec<T>;
+    for (size_t i = 0; i < n; i += V::N) {
+        const typename V::R v = i + V::N <= n ? V::load(x + i) : V::loadn(x + i, n - i, V::zero());
+        if (V::bits(V::isnan(v))) return true;
+    }
+    return false;
+}
+
+// Elementwise max of a block (no horizontal step).
+template <class T>
+inline typename Vec<T>::R block_vmax(const T* x, size_t n) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    const R ninf = V::set1(typename V::E(-__builtin_inf()));
+    R m0 = ninf, m1 = ninf;
+    size_t i = 0;
+    for (; i + 2 * V::N <= n; i += 2 * V::N) {
+        m0 = V::max(m0, V::load(x + i));
+        m1 = V::max(m1, V::load(x + i + V::N));
+    }
+    for (; i < n; i += V::N) m0 = V::max(m0, i + V::N <= n ? V::load(x + i) : V::loadn(x + i, n - i, ninf));
+    return V::max(m0, m1);
+}
+
+// maxsum: when the state already holds a max that no element of the block
+// exceeds (the common case after the first chunks of a group), the block's
+// sum is taken relative to that max and simply added: no exp of a max
+// difference, no horizontal max on the way. Otherwise the block max, its sum,
+// and one combine.
+template <class T>
 void maxsum(const void* xv, size_t n, MaxSum* state) {
-    using E = typename Vec<T>::E;
+    const VecScope scope;
+    using V = Vec<T>;
+    using E = typename V::E;
     const T* x = static_cast<const T*>(xv);
     for (size_t b = 0; b < n; b += kSoftmaxBlock) {
         const size_t nb = n - b < kSoftmaxBlock ? n - b : kSoftmaxBlock;
-        const E cm = block_max(x + b, nb);
-        const E shift = cm == -__builtin_inf() ? E(0) : cm;
-        const E cs = block_sumexp(x + b, nb, shift);
+        const T* xb = x + b;
+        E cm;
+        const bool empty = state->max == -__builtin_inf() && state->sum == 0.0;
+        if (!empty && state->max > -__builtin_inf()) {
+            const E m = E(state->max);  // a value of the data: exact in E
+            const typename V::R vm = block_vmax(xb, nb);
+            if (!V::bits(V::gt(vm, V::set1(m)))) {  // NaN lanes compare false
+                state->sum += double(V::hsum(fused_block_sum<T, false, false>(xb, nullptr, nb, V::set1(-m))));
+                continue;
+            }
+            cm = V::hmax(vm);
+        } else {
+            cm = block_max(xb, nb);
+        }
+        E cs;
+        if (cm > E(-__builtin_inf())) {
+            cs = V::hsum(fused_block_sum<T, false, false>(xb, nullptr, nb, V::set1(-cm)));
+        } else {  // only -inf (sum 0), or a NaN max / a NaN among -inf (sum NaN)
+            cs = (cm != cm || block_has_nan(xb, nb)) ? E(__builtin_nan("")) : E(0);
+            cm = E(-__builtin_inf());
+        }
         maxsum_combine(state, double(cm), double(cs));
     }
 }
 
 template <class T>
 void log_softmax_out(const void* xv, void* yv, size_t n, const MaxSum* s) {
+    const VecScope scope;
     using V = Vec<T>;
     using E = typename V::E;
-    using R = typename V::R;
-    const R m = V::set1(E(s->max)), ls = V::set1(E(std::log(s->sum)));
-    map(static_cast<const T*>(xv), static_cast<T*>(yv), n,
-        [=](R v) { return V::sub(V::sub(v, m), ls); });
+    const E ls = V::first(SmxMath<V>::log(V::set1(E(s->sum))));
+    log_softmax_row_out(static_cast<const T*>(xv), static_cast<T*>(yv), n, E(s->max), ls);
 }
 
 template <class T>
 void softmax_out(const void* xv, void* yv, size_t n, const MaxSum* s) {
+    const VecScope scope;
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
-    const R m = V::set1(E(s->max)), inv = V::set1(E(1.0 / s->sum));
+    const R nm = V::set1(-E(s->max)), inv = V::set1(E(1.0 / s->sum));
     map(static_cast<const T*>(xv), static_cast<T*>(yv), n,
-        [=](R v) { return V::mul(vexp_nonpos(V::sub(v, m)), inv); });
+        [=](R v) { return V::mul(SmxMath<V>::template ex<false, true>(v, nm), inv); });
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

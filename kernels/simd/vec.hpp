@@ -4,16 +4,30 @@
 #pragma once
 
 #include <cstring>
+#include <type_traits>
 
 #if defined(__AVX512F__)
 #include "simd/vec_avx512.hpp"
 #elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #include "simd/vec_avx2.hpp"
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#include "simd/vec_neon.hpp"
 #else
-#error "x86 kernels need AVX2+FMA+F16C or AVX-512 compile flags"
+#error "kernels need AVX2+FMA+F16C or AVX-512 compile flags (x86), or aarch64 NEON"
 #endif
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+// Vector registers of a traits type (V::kRegs; 16 if a traits type does not
+// say), for unroll choices that must not spill.
+template <class V, class = void>
+struct RegsOf {
+    static constexpr int value = 16;
+};
+template <class V>
+struct RegsOf<V, std::void_t<decltype(V::kRegs)>> {
+    static constexpr int value = V::kRegs;
+};
 
 // float32, float16 and bfloat16 compute in float; float64 in double.
 template <class T> struct VecOf { using type = VF; };
@@ -23,7 +37,28 @@ template <class T> using Vec = typename VecOf<T>::type;
 // One element to its compute type.
 inline float to_e(float v) { return v; }
 inline double to_e(double v) { return v; }
+#if defined(__aarch64__)
+inline float to_e(F16 v) { return f16_to_float(v.bits); }
+inline void vec_scope_end() {}  // no upper-state transitions on AArch64
+#else
 inline float to_e(F16 v) { return _cvtsh_ss(v.bits); }
+// Orders map()'s non-temporal stores before whatever the caller does next
+// (vec_neon.hpp has its own: its stream() is an ordinary store).
+inline void stream_fence() { _mm_sfence(); }
+// Leaves the upper halves of the vector registers clean (VZEROUPPER). The
+// dispatch code around the kernels is baseline SSE; entering it with dirty
+// upper state costs a state transition per kernel call (measured: about
+// 150 ns on a 4-element LogSoftmax), and GCC omits the VZEROUPPER on some
+// return paths of functions that take vector arguments. Every kernel entry
+// point holds a VecScope.
+inline void vec_scope_end() { _mm256_zeroupper(); }
+#endif
+struct VecScope {
+    VecScope() = default;
+    VecScope(const VecScope&) = delete;
+    VecScope& operator=(const VecScope&) = delete;
+    ~VecScope() { vec_scope_end(); }
+};
 inline float to_e(BF16 v) {
     const uint32_t b = uint32_t(v.bits) << 16;
     float f;

@@ -1,19 +1,97 @@
 // Vector traits for AVX2 + FMA + F16C: VF = 8 x float, VD = 4 x double.
 // Same interface and conventions as vec_avx512.hpp (read its header). Masks
-// are vectors of all-ones lanes. Tails go through a one-vector stack buffer
-// (n elements copied in or out). vmaskmov would do for f32/f64 on hardware,
-// but QEMU 7.2 (used to run the AVX2 path on CI) faults on its masked-off
-// lanes past the end of a buffer, and 16-bit types have no masked move.
+// are vectors of all-ones lanes. Tails move their n*size bytes in 8/4/2-byte
+// pieces through general registers (tail_load / tail_store below), never
+// touching memory past them. vmaskmov would do for f32/f64 on hardware, but
+// QEMU 7.2 (used to run the AVX2 path on CI) faults on its masked-off lanes
+// past the end of a buffer, and 16-bit types have no masked move. (A stack
+// buffer filled element by element costs a failed store forward per tail.)
 #pragma once
 
 #include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
 
 #include "simd/dtypes.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
+// Up to 7 bytes (an even count) at p, zero-extended, as one integer.
+inline uint64_t tail_bytes_lt8(const char* s, size_t bytes) {
+    uint64_t t = 0;
+    unsigned sh = 0;
+    if (bytes & 4) {
+        uint32_t u;
+        std::memcpy(&u, s, 4);
+        t = u;
+        s += 4;
+        sh = 32;
+    }
+    if (bytes & 2) {
+        uint16_t u;
+        std::memcpy(&u, s, 2);
+        t |= uint64_t(u) << sh;
+    }
+    return t;
+}
+inline uint64_t ld8(const char* s) {
+    uint64_t u;
+    std::memcpy(&u, s, 8);
+    return u;
+}
+
+// The first `bytes` (< 32, even) bytes at p, zero-extended to 32 bytes. The
+// vector is assembled in registers (a stack buffer would cost a failed store
+// forward).
+inline __m256i tail_load(const void* p, size_t bytes) {
+    const char* s = static_cast<const char*>(p);
+    const uint64_t t = tail_bytes_lt8(s + (bytes & ~size_t(7)), bytes & 7);
+    uint64_t a = t, b = 0, c = 0, d = 0;
+    switch (bytes >> 3) {
+        case 1: a = ld8(s); b = t; break;
+        case 2: a = ld8(s); b = ld8(s + 8); c = t; break;
+        case 3: a = ld8(s); b = ld8(s + 8); c = ld8(s + 16); d = t; break;
+        default: break;
+    }
+    const __m128i lo = _mm_insert_epi64(_mm_cvtsi64_si128((long long)a), (long long)b, 1);
+    if (bytes < 16) return _mm256_zextsi128_si256(lo);
+    const __m128i hi = _mm_insert_epi64(_mm_cvtsi64_si128((long long)c), (long long)d, 1);
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+}
+
+// Stores the first `bytes` (< 32, even) bytes of v at p.
+inline void tail_store(void* p, __m256i v, size_t bytes) {
+    char* d = static_cast<char*>(p);
+    __m128i h = _mm256_castsi256_si128(v);
+    if (bytes >= 16) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(d), h);
+        h = _mm256_extracti128_si256(v, 1);
+        d += 16;
+        bytes -= 16;
+    }
+    uint64_t t = uint64_t(_mm_cvtsi128_si64(h));
+    if (bytes >= 8) {
+        std::memcpy(d, &t, 8);
+        t = uint64_t(_mm_extract_epi64(h, 1));
+        d += 8;
+        bytes -= 8;
+    }
+    if (bytes & 4) {
+        const uint32_t u = uint32_t(t);
+        std::memcpy(d, &u, 4);
+        d += 4;
+        t >>= 32;
+    }
+    if (bytes & 2) {
+        const uint16_t u = uint16_t(t);
+        std::memcpy(d, &u, 2);
+    }
+}
+
 struct VD {
     using E = double;
+    static constexpr int kRegs = 16;  // vector registers (unrolling without spills)
     using R = __m256d;
     using M = __m256d;
     static constexpr size_t N = 4;
@@ -28,17 +106,14 @@ struct VD {
 
     static R load(const double* p) { return _mm256_loadu_pd(p); }
     static R loadn(const double* p, size_t n, R fill) {
-        alignas(32) double t[N];
-        _mm256_store_pd(t, fill);
-        for (size_t i = 0; i < n && i < N; ++i) t[i] = p[i];
-        return _mm256_load_pd(t);
+        if (n >= N) return load(p);
+        return blend(lanes(n), fill, _mm256_castsi256_pd(tail_load(p, n * sizeof(double))));
     }
     static void store(double* p, R v) { _mm256_storeu_pd(p, v); }
     static void stream(double* p, R v) { _mm256_stream_pd(p, v); }  // p 32-byte aligned
     static void storen(double* p, R v, size_t n) {
-        alignas(32) double t[N];
-        _mm256_store_pd(t, v);
-        for (size_t i = 0; i < n && i < N; ++i) p[i] = t[i];
+        if (n >= N) return store(p, v);
+        tail_store(p, _mm256_castpd_si256(v), n * sizeof(double));
     }
 
     static R add(R a, R b) { return _mm256_add_pd(a, b); }
@@ -124,10 +199,8 @@ struct VF {
 
     static R load(const float* p) { return _mm256_loadu_ps(p); }
     static R loadn(const float* p, size_t n, R fill) {
-        alignas(32) float t[N];
-        _mm256_store_ps(t, fill);
-        for (size_t i = 0; i < n && i < N; ++i) t[i] = p[i];
-        return _mm256_load_ps(t);
+        if (n >= N) return load(p);
+        return blend(lanes(n), fill, _mm256_castsi256_ps(tail_load(p, n * sizeof(float))));
     }
     static void store(float* p, R v) { _mm256_storeu_ps(p, v); }
     // Non-temporal stores of one vector; p aligned to the vector's bytes.
@@ -135,23 +208,18 @@ struct VF {
     static void stream(F16* p, R v) { _mm_stream_si128(reinterpret_cast<__m128i*>(p), to_f16(v)); }
     static void stream(BF16* p, R v) { _mm_stream_si128(reinterpret_cast<__m128i*>(p), to_bf16(v)); }
     static void storen(float* p, R v, size_t n) {
-        alignas(32) float t[N];
-        _mm256_store_ps(t, v);
-        for (size_t i = 0; i < n && i < N; ++i) p[i] = t[i];
+        if (n >= N) return store(p, v);
+        tail_store(p, _mm256_castps_si256(v), n * sizeof(float));
     }
 
-    // 16-bit tails: the n elements through a stack buffer.
+    // 16-bit tails (n < 8 elements).
     template <class H>
     static __m128i load_bits_n(const H* p, size_t n) {
-        alignas(16) uint16_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        for (size_t i = 0; i < n && i < 8; ++i) t[i] = p[i].bits;
-        return _mm_load_si128(reinterpret_cast<const __m128i*>(t));
+        return _mm256_castsi256_si128(tail_load(p, (n < 8 ? n : 8) * 2));
     }
     template <class H>
     static void store_bits_n(H* p, __m128i v, size_t n) {
-        alignas(16) uint16_t t[8];
-        _mm_store_si128(reinterpret_cast<__m128i*>(t), v);
-        for (size_t i = 0; i < n && i < 8; ++i) p[i].bits = t[i];
+        tail_store(p, _mm256_castsi128_si256(v), (n < 8 ? n : 8) * 2);
     }
 
     // float16 via F16C, round to nearest-even on store.
@@ -246,6 +314,32 @@ struct VF {
         m = blend(big, m, mul(m, set1(0.5f)));
         e = add(e, _mm256_and_ps(big, set1(1.0f)));
         return m;
+    }
+    static constexpr int kRegs = 16;  // vector registers (unrolling without spills)
+    static constexpr bool kExp2FloorFrac = false;
+    static constexpr bool kExp2Exact = false;
+    // n = rint(t) by the 1.5*2^23 shifter, which leaves n in the low bits of
+    // k; f = t - n. t is clamped to -126 first (NaN kept), so 2^n is a normal
+    // number built by adding n to the exponent field of p.
+    static R exp2_split(R t, R& f) {
+        t = max(set1(-126.0f), t);
+        const R k = add(t, set1(0x1.8p23f));
+        f = sub(t, sub(k, set1(0x1.8p23f)));
+        return k;
+    }
+    static R exp2_scale(R p, R k) {
+        return _mm256_castsi256_ps(
+            _mm256_add_epi32(_mm256_castps_si256(p), _mm256_slli_epi32(_mm256_castps_si256(k), 23)));
+    }
+    static R hmax_all(R v) {
+        v = max(v, _mm256_permute2f128_ps(v, v, 0x01));
+        v = max(v, _mm256_permute_ps(v, 0x4E));
+        return max(v, _mm256_permute_ps(v, 0xB1));
+    }
+    static R hsum_all(R v) {
+        v = add(v, _mm256_permute2f128_ps(v, v, 0x01));
+        v = add(v, _mm256_permute_ps(v, 0x4E));
+        return add(v, _mm256_permute_ps(v, 0xB1));
     }
 
     static void widen(R v, VD::R& lo, VD::R& hi) {

@@ -10,6 +10,15 @@
 //                   [-1075, 1024] (f64); rounds once, also into subnormals
 //   frexp_sqrt2(x, e): x = m * 2^e with m in [sqrt(1/2), sqrt(2)), for
 //                   positive normal x only
+//   exp2_split(t, f) / exp2_scale(p, k) (VF only): 2^t = 2^f * 2^k, the
+//                   fast exp core of exp2_f32.hpp. exp2_split returns the
+//                   scale carrier k and sets f, in [0, 1] when
+//                   kExp2FloorFrac, else in [-1/2, 1/2]; exp2_scale(p, k) =
+//                   p * 2^k for p in [1/2, 2]. kExp2Exact: any t <= 128 works
+//                   (results round once into subnormals, -inf gives 0);
+//                   otherwise t < -126 is treated as -126 (AVX2).
+//   hmax_all(v), hsum_all(v): the horizontal max / sum in every lane.
+//   kRegs (VF): the number of vector registers, for unrolling choices.
 #pragma once
 
 #include <immintrin.h>
@@ -20,6 +29,7 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 struct VD {
     using E = double;
+    static constexpr int kRegs = 32;  // vector registers (unrolling without spills)
     using R = __m512d;
     using M = __mmask8;
     static constexpr size_t N = 8;
@@ -178,6 +188,28 @@ struct VF {
         m = _mm512_mask_mul_ps(m, big, m, set1(0.5f));
         e = _mm512_mask_add_ps(e, big, e, set1(1.0f));
         return m;
+    }
+    static constexpr int kRegs = 32;  // vector registers (unrolling without spills)
+    static constexpr bool kExp2FloorFrac = true;
+    static constexpr bool kExp2Exact = true;
+    // f = t - floor(t) (one VREDUCEPS); scalef takes floor(k) itself.
+    // t = -inf gives f = 0, k = -inf: 2^-inf = 0. NaN stays NaN.
+    static R exp2_split(R t, R& f) {
+        f = _mm512_reduce_ps(t, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        return t;
+    }
+    static R exp2_scale(R p, R k) { return _mm512_scalef_ps(p, k); }
+    static R hmax_all(R v) {
+        v = max(v, _mm512_shuffle_f32x4(v, v, 0x4E));
+        v = max(v, _mm512_shuffle_f32x4(v, v, 0xB1));
+        v = max(v, _mm512_permute_ps(v, 0x4E));
+        return max(v, _mm512_permute_ps(v, 0xB1));
+    }
+    static R hsum_all(R v) {
+        v = add(v, _mm512_shuffle_f32x4(v, v, 0x4E));
+        v = add(v, _mm512_shuffle_f32x4(v, v, 0xB1));
+        v = add(v, _mm512_permute_ps(v, 0x4E));
+        return add(v, _mm512_permute_ps(v, 0xB1));
     }
 
     // float <-> two halves of double, for accumulations that need double.

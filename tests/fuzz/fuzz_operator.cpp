@@ -19,7 +19,11 @@
 //    checked against the float64 reference with the SPEC pass rule
 //    (tests/support), plus canaries for stray writes. Element-wise operators
 //    run in place sometimes.
-// Any violation prints the decoded case and aborts.
+// Any violation prints the decoded case and aborts. Findings already
+// reported (the known_* predicates below) are tolerated unless
+// SIMDAX_FUZZ_STRICT=1; SIMDAX_FUZZ_PRINT=1 prints every decoded case and,
+// for executed ones, every element (input, reference, output). Seeds:
+// tests/fuzz/corpus (finding_* reproduce the known findings in strict mode).
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -363,18 +367,14 @@ bool strict() {
     return s;
 }
 
-// Known #1: an empty tensor whose non-zero sizes multiply past 64 bits
-// ([INT64_MAX, 0]) is rejected with OVERFLOW although it has no elements.
+// Known #1: an empty tensor is rejected with OVERFLOW when its non-zero
+// sizes multiply past 64 bits ([INT64_MAX, 0]) or its strides reach past
+// 2^63 bytes ([0, 65] strides [1, INT64_MAX]), although it has no elements
+// (SPEC: every operator accepts it). Empty tensors are "either" unless strict.
 bool known_empty_overflow(const Case& c) {
     if (strict()) return false;
-    for (int k = 0; k < 4; ++k) {
-        if (!tensor_used(c, k) || !c.t[k].sizes || count_of(c.t[k]) != 0) continue;
-        int64_t n = 1;
-        for (uint32_t d = 0; d < c.t[k].rank; ++d)
-            if (c.t[k].sizes[d] > 0 && __builtin_mul_overflow(n, c.t[k].sizes[d], &n)) return true;
-        const int64_t e = int64_t(simdax_dtype_size(c.t[k].dtype));
-        if (__builtin_mul_overflow(n, e, &n)) return true;
-    }
+    for (int k = 0; k < 4; ++k)
+        if (tensor_used(c, k) && c.t[k].sizes && count_of(c.t[k]) == 0) return true;
     return false;
 }
 
@@ -398,14 +398,14 @@ bool known_span_overflow(const Case& c) {
         for (uint32_t d = 0; d < c.t[k].rank && !rejected; ++d) {
             if (c.t[k].sizes[d] <= 1) continue;
             const __int128 s = c.t[k].strides[d];
-            reach += (s < 0 ? -s : s) * (c.t[k].sizes[d] - 1);
-            rejected = reach * e > max;
+            const __int128 term = (s < 0 ? -s : s) * (c.t[k].sizes[d] - 1);
+            rejected = term > max || (reach += term) * e > max;
         }
         if (rejected) continue;
         // The planner's arithmetic, exactly.
         __int128 lo = 0, hi = 0;
         for (uint32_t d = 0; d < c.t[k].rank; ++d) {
-            const __int128 r = __int128(c.t[k].strides[d]) * (c.t[k].sizes[d] - 1);
+            const __int128 r = __int128(c.t[k].strides[d]) * (__int128(c.t[k].sizes[d]) - 1);
             if (r > max || r < -max - 1) return true;
             (r < 0 ? lo : hi) += r;
             if (lo < -max - 1 || hi > max) return true;
@@ -600,6 +600,138 @@ void byte_span(const simdax_tensor_desc& t, int64_t* lo, int64_t* hi) {
     *hi = (h + 1) * e;
 }
 
+// Known #3: MVN without variance normalisation over a group holding an
+// infinity: SPEC's formula gives mean = +-inf and y = x - mean = -+inf for the
+// finite elements (the reference), the kernels give NaN for the whole group
+// (the running-moments update computes inf - inf). Reported as a SPEC
+// question; the output is not compared for such inputs unless strict.
+bool known_mvn_infinite_mean(const Case& c, const Operands& io) {
+    if (strict() || !is_mvn(c) || c.normalize_variance != 0) return false;
+    for (double v : io.x.read())
+        if (std::isinf(v)) return true;
+    return false;
+}
+
+// Known #4: MVN in float32/float16/bfloat16 (computed in float) with a
+// group variance + epsilon below ~1e-77 (values ~1e-39 apart, epsilon 0):
+// 1/sqrt(var + eps) is finite in double but overflows float, the outputs are
+// +-inf/NaN instead of the ~+-1 of the reference. Float64 likewise when
+// epsilon is 0 and the variance of subnormal inputs underflows to 0 (the
+// reference then gives +-inf, the kernels NaN; the exact result is ~+-1).
+// Not compared for epsilon < 1e-30 (float) or 0 (double) unless strict.
+bool known_mvn_tiny_variance(const Case& c) {
+    if (strict() || !is_mvn(c) || c.normalize_variance != 1) return false;
+    return c.t[0].dtype == SIMDAX_DTYPE_FLOAT64 ? c.epsilon == 0.0f : c.epsilon < 1e-30f;
+}
+
+// Known #5: MVN in float32/bfloat16 with magnitudes near FLT_MAX (+-3e38
+// inputs, Scale or Bias): x - mean, or scale * normalised, overflows float
+// although the result is finite (SPEC: huge magnitudes must not overflow).
+// Not compared when an input, Scale or Bias magnitude is >= 1e38 unless strict.
+// Likewise float64 beyond 1e150 (known #8): the variance overflows double,
+// the kernels give NaN, the float64 reference 0 (both differ from the exact
+// result, e.g. sqrt(48) for one huge value among 48 tiny ones).
+bool known_mvn_huge(const Case& c, const Operands& io) {
+    if (strict() || !is_mvn(c) || c.t[0].dtype == SIMDAX_DTYPE_FLOAT16) return false;
+    const double limit = c.t[0].dtype == SIMDAX_DTYPE_FLOAT64 ? 1e150 : 1e38;
+    auto huge = [&](const TensorBuffer* t) {
+        if (t)
+            for (double v : t->read())
+                if (std::fabs(v) >= limit) return true;
+        return false;
+    };
+    return huge(&io.x) || huge(io.scale.get()) || huge(io.bias.get());
+}
+
+// Known #6: activations in float (float32/float16/bfloat16) with an
+// intermediate beyond FLT_MAX although the result is finite: softplus(x =
+// 3e38, steepness 2.625) computes steepness * x = inf and returns inf instead
+// of 3e38 (likewise parametric softplus, and linear/gelu forms that scale
+// first); scaled_elu(x = 0, alpha = gamma = 1e30) computes gamma * alpha =
+// inf, times expm1(0) = 0: NaN instead of 0. Not compared when
+// max|x| * p >= 1e38 or p * p >= 1e38, p = max(1, |alpha|, |beta|, |gamma|),
+// unless strict.
+bool known_activation_huge(const Case& c, const std::vector<double>& xs) {
+    if (strict() || c.t[0].dtype == SIMDAX_DTYPE_FLOAT64) return false;
+    if (c.op != SIMDAX_OPERATOR_ACTIVATION && !(is_mvn(c) && c.has_activation)) return false;
+    const double p = std::max({1.0, std::fabs(double(c.act.alpha)), std::fabs(double(c.act.beta)),
+                               std::fabs(double(c.act.gamma))});
+    if (p * p >= 1e38) return true;
+    for (double v : xs)
+        if (std::isfinite(v) && std::fabs(v) * p >= 1e38) return true;
+    return false;
+}
+
+// Known #7 (SPEC question): HardSigmoid with alpha = 0 on an infinite
+// input: alpha * x = 0 * inf = NaN, then max(0, min(NaN + beta, 1)); the
+// reference's std::max/min return 0 (the clamp ignores the NaN, as IEEE
+// maxNum/minNum and the limit alpha -> 0 do), the kernels return NaN.
+// Not compared unless strict.
+bool known_hard_sigmoid_zero_alpha(const Case& c, const std::vector<double>& xs) {
+    if (strict()) return false;
+    const bool hs = c.op == SIMDAX_OPERATOR_HARD_SIGMOID
+                        ? c.hs_alpha == 0.0f
+                        : (c.op == SIMDAX_OPERATOR_ACTIVATION || (is_mvn(c) && c.has_activation)) &&
+                              c.act.type == SIMDAX_ACTIVATION_HARD_SIGMOID && c.act.alpha == 0.0f;
+    if (!hs) return false;
+    if (is_mvn(c)) return true;  // the normalised values may be infinite too
+    for (double v : xs)
+        if (std::isinf(v)) return true;
+    return false;
+}
+
+// Known #9: CELU with a negative alpha: x / alpha is large and positive for
+// very negative x, and the SIMD expm1 clamps its argument (expm1_f64 at 709,
+// see kernels/simd/exp_f64.hpp), so alpha * expm1(x / alpha) stays finite
+// (-1.3e308 for x = -3e38, alpha = -1.625) where the result is -inf.
+// Not compared unless strict.
+bool known_celu_negative_alpha(const Case& c) {
+    if (strict()) return false;
+    const bool act = c.op == SIMDAX_OPERATOR_ACTIVATION || (is_mvn(c) && c.has_activation);
+    return act && c.act.type == SIMDAX_ACTIVATION_CELU && c.act.alpha < 0;
+}
+
+// Known #11: MVN on the SIMD ISAs with a Scale broadcast over the group
+// (size 1 on the reduced axes) holding +-inf: NaN instead of the +-inf of
+// scale * (x - mean) / std (the scalar kernel is right). Not compared when a
+// Scale or Bias value is infinite unless strict.
+bool known_mvn_infinite_scale(const Case& c, const Operands& io) {
+    if (strict() || !is_mvn(c)) return false;
+    for (const TensorBuffer* t : {io.scale.get(), io.bias.get()})
+        if (t)
+            for (double v : t->read())
+                if (std::isinf(v)) return true;
+    return false;
+}
+
+// Not a finding: a fused activation with a huge parameter (hard_sigmoid
+// alpha 1e30) amplifies the last-bit rounding of the group mean beyond any
+// tolerance (x - mean is 0 in the reference, 1e-16 in the kernel, times
+// 1e30); a discontinuous one (shrink, thresholded_relu) jumps when the
+// normalised value sits within rounding of its threshold. Such MVN outputs
+// are not compared (the standalone activation operator checks them on
+// exact inputs).
+bool ill_conditioned(const Case& c) {
+    if (!is_mvn(c) || !c.has_activation) return false;
+    if (c.act.type == SIMDAX_ACTIVATION_SHRINK || c.act.type == SIMDAX_ACTIVATION_THRESHOLDED_RELU)
+        return true;
+    return std::max({std::fabs(c.act.alpha), std::fabs(c.act.beta), std::fabs(c.act.gamma)}) > 1e4f;
+}
+
+// Known #10: the cols kernels prefetch at row + kColPrefetch * xrs with
+// kColPrefetch a size_t (kernels/simd/lane_blocks.hpp): a negative row
+// stride becomes a huge unsigned offset, pointer overflow (UB; UBSan aborts
+// in kernels/simd/mvn.hpp, softmax_cols.hpp, hardmax.hpp). Reductions with a
+// negative stride are not executed unless strict.
+bool known_cols_negative_stride(const Case& c) {
+    if (strict() || is_elementwise(c)) return false;
+    for (int k = 0; k < 4; ++k)
+        if (tensor_used(c, k) && c.t[k].strides)
+            for (uint32_t d = 0; d < c.t[k].rank; ++d)
+                if (c.t[k].strides[d] < 0 && c.t[k].sizes[d] > 1) return true;
+    return false;
+}
+
 void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
     const simdax_dtype dt = c.t[0].dtype;
     const int64_t n = count_of(c.t[0]);
@@ -608,7 +740,7 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
         int64_t lo, hi;
         if (!span_of(c.t[k], &lo, &hi)) return;  // too big for this harness
     }
-    if (n > kMaxElements) return;
+    if (n > kMaxElements || known_cols_negative_stride(c)) return;
     if (n == 0) {
         // Empty: NULL buffers are fine, real ones are not touched.
         const simdax_bindings none{nullptr, nullptr, nullptr, nullptr};
@@ -682,11 +814,14 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
     }
 
     if (c.in_place && is_elementwise(c) && strides_of(c.t[0]) == strides_of(c.t[1])) {
-        const std::vector<double> ref = reference(spec, io);
+        const std::vector<double> ref = reference(spec, io), xs = io.x.read();
         const simdax_bindings b{io.x.data(), nullptr, nullptr, io.x.data()};
         const simdax_status s = simdax_operator_execute(op, &b);
         if (s != SIMDAX_OK) fail(c, std::string("in-place execute refused: ") + simdax_last_error());
         const std::vector<double> got = io.x.read();
+        if (known_activation_huge(c, xs) || known_hard_sigmoid_zero_alpha(c, xs) ||
+            known_celu_negative_alpha(c))
+            return;
         const Tolerance tol = tolerance_for(c.op, dt);
         for (size_t i = 0; i < ref.size(); ++i)
             if (!passes(ref[i], got[i], dt, tol)) {
@@ -708,7 +843,23 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
     }
     if (s != SIMDAX_OK) fail(c, std::string("execute refused good bindings: ") + simdax_last_error());
     const CheckResult r = check_output(spec, io);
-    if (!r.ok) fail(c, "output differs from the reference\n" + r.report);
+    if (std::getenv("SIMDAX_FUZZ_PRINT")) {  // every element, to reproduce
+        const std::vector<double> xs = io.x.read(), ref = reference(spec, io), got = io.y.read();
+        for (size_t i = 0; i < xs.size(); ++i)
+            std::fprintf(stderr, "  [%zu] x %.17g  ref %.17g  got %.17g\n", i, xs[i], ref[i],
+                         got[i]);
+        for (const TensorBuffer* t : {io.scale.get(), io.bias.get()})
+            if (t) {
+                std::fprintf(stderr, "  %s (packed):", t == io.scale.get() ? "scale" : "bias");
+                for (double v : t->read()) std::fprintf(stderr, " %.9g", v);
+                std::fprintf(stderr, "\n");
+            }
+    }
+    if (!r.ok && !known_mvn_infinite_mean(c, io) && !known_mvn_tiny_variance(c) &&
+        !known_mvn_huge(c, io) && !known_activation_huge(c, io.x.read()) &&
+        !known_hard_sigmoid_zero_alpha(c, io.x.read()) && !known_celu_negative_alpha(c) &&
+        !ill_conditioned(c) && !known_mvn_infinite_scale(c, io))
+        fail(c, "output differs from the reference\n" + r.report);
 }
 
 }  // namespace

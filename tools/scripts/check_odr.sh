@@ -18,15 +18,15 @@ for dir in "$build"/kernels/CMakeFiles/simdax_kernels_*.dir; do
 done
 [ "$found" -gt 0 ] || { echo "no kernel objects under $build/kernels"; exit 1; }
 # Every external symbol an ISA's objects define lies in its own namespace
-# simdax::kernels::<isa> (mangled _ZN6simdax7kernels<len><isa>...): nothing
+# simdax::kernels::<isa> (mangled _ZN[cv/ref qualifiers]6simdax7kernels<len><isa>...): nothing
 # compiled with that ISA's flags can stand in for a symbol baseline code uses.
 # (ASan adds __odr_asan.<symbol> indicators: judged by the symbol they name.)
 for dir in "$build"/kernels/CMakeFiles/simdax_kernels_*.dir; do
   isa=${dir##*simdax_kernels_}
   isa=${isa%.dir}
-  prefix="N6simdax7kernels${#isa}${isa}"
+  prefix="6simdax7kernels${#isa}${isa}"
   stray=$(find "$dir" -name '*.o' -print0 | xargs -0 -r "$nm" -g --defined-only 2>/dev/null |
-    awk 'NF == 3 { n = $3; sub(/^__odr_asan\./, "", n); print n }' | grep -v -E "^_Z[A-Z]*${prefix}|^DW\.ref\." || true)
+    awk 'NF == 3 { n = $3; sub(/^__odr_asan\./, "", n); print n }' | grep -v -E "^_Z[A-Z]*N[rVKRO]*${prefix}|^DW\.ref\." || true)
   if [ -n "$stray" ]; then
     echo "symbols outside simdax::kernels::$isa in its kernel objects:"
     echo "$stray"

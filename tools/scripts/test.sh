@@ -4,7 +4,12 @@
 #     conformance run and the C99 API test;
 #  2. the suite under emulated CPUs (qemu-x86_64 Haswell = AVX2 only,
 #     Nehalem = no AVX) to prove dispatch picks the right level there;
-#  3. the suite built with AddressSanitizer + UndefinedBehaviorSanitizer.
+#  3. the suite built with AddressSanitizer + UndefinedBehaviorSanitizer;
+#  4. the concurrency tests built with ThreadSanitizer, and the libFuzzer
+#     target for SIMDAX_FUZZ_TIME seconds (default 120; tools/scripts/fuzz.sh);
+#  5. the aarch64 cross build (cmake/aarch64-linux-gnu.cmake) under
+#     qemu-aarch64: an FP16 CPU (max) must get neonfp16, an ARMv8.0 one
+#     (cortex-a53) neon, and the suite passes on both.
 # Usage: tools/scripts/test.sh [--quick]   (--quick: step 1, label quick only)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,7 +17,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 
-bash "$root/tools/scripts/install_deps.sh" qemu-user
+bash "$root/tools/scripts/install_deps.sh" qemu-user g++-aarch64-linux-gnu
 
 configure_build() {  # dir, extra cmake args...
   local dir=$1; shift
@@ -31,6 +36,25 @@ ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
 configure_build "$root/build-asan" -DSIMDAX_SANITIZE=address,undefined \
   -DSIMDAX_BUILD_BENCH=OFF
 ctest --test-dir "$root/build-asan" -L quick --output-on-failure -j "$jobs"
+# ThreadSanitizer: the threaded tests (*Concurrency*) once per ISA (exit 77:
+# not on this machine). setarch -R: gcc 12's TSan rejects some high-entropy
+# ASLR layouts.
+configure_build "$root/build-tsan" -DSIMDAX_SANITIZE=thread -DSIMDAX_BUILD_BENCH=OFF
+for isa in scalar avx2 avx512 avx512fp16 neon neonfp16; do
+  rc=0
+  SIMDAX_MAX_ISA=$isa TSAN_OPTIONS=halt_on_error=1 setarch "$(uname -m)" -R \
+    "$root/build-tsan/tests/simdax_tests" --gtest_filter='*Concurrency*' \
+    >"$root/build-tsan/tsan_$isa.log" 2>&1 || rc=$?
+  [ $rc -eq 77 ] && continue
+  if [ $rc -ne 0 ]; then tail -60 "$root/build-tsan/tsan_$isa.log"; exit 1; fi
+  echo "tsan $isa: $(grep -E '^\[  PASSED  \]' "$root/build-tsan/tsan_$isa.log")"
+done
+# aarch64 NEON under qemu-user (README "Arm (aarch64)"); no benchmarks there.
+configure_build "$root/build-arm" -DSIMDAX_BUILD_BENCH=OFF \
+  -DCMAKE_TOOLCHAIN_FILE="$root/cmake/aarch64-linux-gnu.cmake"
+ctest --test-dir "$root/build-arm" --output-on-failure -j "$jobs"
+# libFuzzer (clang, ASan + UBSan) on random descriptors for a bounded time.
+bash "$root/tools/scripts/fuzz.sh" "${SIMDAX_FUZZ_TIME:-120}"
 # The installed package, consumed the three ways a project would.
 JOBS=$jobs bash "$root/tools/scripts/check_install.sh" --build-dir "$root/build" --subdirectory
 

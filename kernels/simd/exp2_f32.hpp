@@ -1,0 +1,46 @@
+// 2^t on float vectors for t <= ~0: the core of the softmax paths, where
+// t = (x - max) * log2(e) comes out of one FMA (softmax_fused.hpp).
+//
+// 2^t = 2^f * 2^k with the split of the vector traits (exp2_split: f in
+// [0, 1] on AVX-512, one VREDUCEPS; f in [-1/2, 1/2] on AVX2, the shifter
+// trick), 2^f by a degree-5 polynomial fitted for minimax relative error on
+// the interval of f (Remez, mpmath: 7.5e-8 before float rounding; about 2e-7
+// = 3 ulp measured with Horner in float), then exp2_scale.
+//
+// Special values: NaN -> NaN. With V::kExp2Exact (AVX-512): -inf -> 0 and
+// results round once into subnormals. Otherwise (AVX2) t < -126 gives a value
+// in (0, 2^-126]; ZERO = true turns those lanes into exact zeros (2 more
+// operations), for outputs where exp(-inf) must be 0.
+#pragma once
+
+#include "simd/vec.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+namespace exp2f32 {
+// 2^f on [0, 1], ascending powers.
+constexpr float kF[6] = {0x1.fffffep-1f, 0x1.62e4f6p-1f, 0x1.ebd5a8p-3f,
+                         0x1.c95446p-5f, 0x1.26900cp-7f, 0x1.ec320ap-10f};
+// 2^f on [-1/2, 1/2].
+constexpr float kC[6] = {0x1.000002p+0f, 0x1.62e428p-1f, 0x1.ebf918p-3f,
+                         0x1.c6b6e4p-5f, 0x1.3d0c52p-7f, 0x1.5c08e6p-10f};
+constexpr float kLog2e = 0x1.715476p+0f;
+}  // namespace exp2f32
+
+template <bool ZERO = false>
+SIMDAX_INLINE VF::R exp2_nonpos_f32(VF::R t) {
+    const float* const c = VF::kExp2FloorFrac ? exp2f32::kF : exp2f32::kC;
+    VF::R f;
+    const VF::R k = VF::exp2_split(t, f);
+    VF::R p = VF::fma(VF::set1(c[5]), f, VF::set1(c[4]));
+    p = VF::fma(p, f, VF::set1(c[3]));
+    p = VF::fma(p, f, VF::set1(c[2]));
+    p = VF::fma(p, f, VF::set1(c[1]));
+    p = VF::fma(p, f, VF::set1(c[0]));
+    VF::R r = VF::exp2_scale(p, k);
+    if constexpr (ZERO && !VF::kExp2Exact)
+        r = VF::blend(VF::lt(t, VF::set1(-126.0f)), r, VF::zero());  // NaN: lt is false
+    return r;
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -1,0 +1,495 @@
+// Fused rows kernels for LogSoftmax / Softmax: `rows` whole groups of n
+// contiguous elements per call (kernel_table.hpp), each group reduced and
+// written without a MaxSum state or a double-precision combine.
+//
+// Per row, in blocks of kFusedBlock elements (a block is read once from
+// memory, then again from L1):
+//   block max (float), then sum of 2^t over the block, t = x*log2(e) - hi
+//   with hi = fl(M*log2(e)) for the running max M: one FMA per element does
+//   the max subtraction and the base change. The exact remainder
+//   lo = M*log2(e) - hi (an FMA, once per row) is a common factor 2^lo of
+//   every term: Softmax divides it out by itself, LogSoftmax adds lo*ln2 to
+//   log(sum). When the max grows, the partial sum is rescaled once.
+//   |M| >= 2^22 (or +inf) would make lo (up to ulp(M*log2e)/2) too large:
+//   such a row is redone "unfolded", t = (x - M)*log2(e).
+//   Float64 always computes unfolded, with exp_f64.
+// Sums: float, 4 vector accumulators within a block (<= 2048/(4N) terms per
+// lane), block sums added into one more vector: the float rounding of the
+// sum stays below ~1e-6 relative for any n the planner sends (<= 2^16).
+// Short rows run as a software pipeline (softmax_rows_pipelined below).
+// Float32 Softmax stores 2^t into y during the sum pass and only rescales it
+// in the output pass (no second exp).
+// Output: LogSoftmax y = x - (M + ls) with one rounded constant when
+// |M + ls| < 16 (its rounding error <= 2^-20), else (x - M) - ls.
+// Special values as the chunk kernels: a NaN or +inf in a row makes it NaN, a
+// row of only -inf is NaN, -inf beside a finite max gives -inf / 0.
+#pragma once
+
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "kernel_table.hpp"
+#include "simd/activation.hpp"
+#include "simd/exp2_f32.hpp"
+#include "simd/softmax_rows.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+constexpr size_t kFusedBlock = 2048;          // elements
+constexpr size_t kFusedMaxBlocks = 64;        // float32 Softmax: per-block scales kept
+
+// fused_block_sum over x[0..n), and in the same loop the max of the next
+// block xm[0..nm) (returned in mout): the memory-bound reads of the next
+// block overlap the exp of this one.
+template <class T, bool FOLD, bool STORE>
+inline typename Vec<T>::R fused_block_sum_max(const T* x, T* y, size_t n, typename Vec<T>::R nh,
+                                              const T* xm, size_t nm, typename Vec<T>::E& mout) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    constexpr bool Z = STORE;
+    constexpr size_t N = V::N;
+    const R ninf = V::set1(typename V::E(-__builtin_inf()));
+    const size_t common = (n < nm ? n : nm) / (4 * N) * (4 * N);
+    R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero(), m0 = ninf, m1 = ninf;
+    for (size_t i = 0; i < common; i += 4 * N) {
+        m0 = V::max(m0, V::load(xm + i));
+        m1 = V::max(m1, V::load(xm + i + N));
+        const R e0 = MX::template ex<FOLD, Z>(V::load(x + i), nh);
+        const R e1 = MX::template ex<FOLD, Z>(V::load(x + i + N), nh);
+        m0 = V::max(m0, V::load(xm + i + 2 * N));
+        m1 = V::max(m1, V::load(xm + i + 3 * N));
+        const R e2 = MX::template ex<FOLD, Z>(V::load(x + i + 2 * N), nh);
+        const R e3 = MX::template ex<FOLD, Z>(V::load(x + i + 3 * N), nh);
+        if constexpr (STORE) {
+            V::store(y + i, e0);
+            V::store(y + i + N, e1);
+            V::store(y + i + 2 * N, e2);
+            V::store(y + i + 3 * N, e3);
+        }
+        s0 = V::add(s0, e0);
+        s1 = V::add(s1, e1);
+        s2 = V::add(s2, e2);
+        s3 = V::add(s3, e3);
+    }
+    R s = V::add(V::add(s0, s1), V::add(s2, s3));
+    if (common < n) s = V::add(s, fused_block_sum<T, FOLD, STORE>(x + common, y + common, n - common, nh));
+    typename V::E m = V::hmax(V::max(m0, m1));
+    if (common < nm) {
+        const typename V::E r = block_max(xm + common, nm - common);
+        m = m > r ? m : r;  // a NaN of the rest is lost like block_max loses it
+    }
+    mout = m;
+    return s;
+}
+
+// A row's statistics: max m, shift hi, sum s of 2^t (NaN when the row's
+// output is NaN), lo_ln = lo*ln2.
+template <class E>
+struct RowStat {
+    E m, hi, s, lo_ln;
+    bool fold;
+};
+
+// One row's pass 1. Returns false when FOLD meets a max too large to fold
+// (the caller redoes the row unfolded). STORE: block b's 2^t values are
+// relative to bhi[b] (-inf for a block of only -inf, stored as zeros).
+template <class T, bool FOLD, bool STORE>
+inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& st,
+                      typename Vec<T>::E* bhi) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    const E ninf = E(-__builtin_inf());
+    E m = ninf, hi = 0;
+    R acc = V::zero();
+    bool have = false, bad = false;
+    // The max of block k+1 is taken in the same loop as the sum of block k.
+    E bm_next = block_max(x, n < kFusedBlock ? n : kFusedBlock);
+    for (size_t b = 0, k = 0; b < n; b += kFusedBlock, ++k) {
+        const size_t nb = n - b < kFusedBlock ? n - b : kFusedBlock;
+        const size_t b2 = b + kFusedBlock, nb2 = b2 < n ? (n - b2 < kFusedBlock ? n - b2 : kFusedBlock) : 0;
+        const E bm = bm_next;
+        if (!(bm > ninf)) {  // only -inf (contributes 0), or a NaN max
+            if (bm != bm || block_has_nan(x + b, nb)) bad = true;
+            if constexpr (STORE) {
+                std::memset(static_cast<void*>(y + b), 0, nb * sizeof(T));
+                bhi[k] = ninf;
+            }
+            if (nb2) bm_next = block_max(x + b2, nb2);
+            continue;
+        }
+        if (FOLD && !(bm < MX::kFoldLimit && bm > -MX::kFoldLimit)) return false;
+        if (bm > m) {
+            const E nhi = MX::template hi_of<FOLD>(bm);
+            if (have) acc = V::mul(acc, V::set1(MX::template rescale<FOLD>(hi, nhi)));
+            m = bm;
+            hi = nhi;
+        }
+        have = true;
+        if (nb2)
+            acc = V::add(acc, fused_block_sum_max<T, FOLD, STORE>(x + b, y + b, nb, V::set1(-hi), x + b2, nb2,
+                                                                  bm_next));
+        else
+            acc = V::add(acc, fused_block_sum<T, FOLD, STORE>(x + b, y + b, nb, V::set1(-hi)));
+        if constexpr (STORE) bhi[k] = hi;
+    }
+    st.m = m;
+    st.hi = hi;
+    st.s = (bad || !have) ? E(__builtin_nan("")) : V::hsum(acc);
+    st.lo_ln = have ? MX::template lo_ln<FOLD>(m, hi) : E(0);
+    st.fold = FOLD;
+    return true;
+}
+
+template <class T, bool STORE>
+inline void row_stats_any(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& st,
+                          typename Vec<T>::E* bhi) {
+    if constexpr (SmxMath<Vec<T>>::kCanFold) {
+        if (row_stats<T, true, STORE>(x, y, n, st, bhi)) return;
+    }
+    row_stats<T, false, STORE>(x, y, n, st, bhi);
+}
+
+template <class T>
+inline void softmax_row_out(const T* x, T* y, size_t n, const RowStat<typename Vec<T>::E>& st,
+                            typename Vec<T>::E inv, bool stream) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    const R nh = V::set1(-st.hi), vi = V::set1(inv);
+    if (st.fold)
+        map(x, y, n, [nh, vi](R v) { return V::mul(MX::template ex<true, true>(v, nh), vi); }, stream);
+    else
+        map(x, y, n, [nh, vi](R v) { return V::mul(MX::template ex<false, true>(v, nh), vi); }, stream);
+}
+
+// y[i] *= f over a contiguous float/double run.
+template <class E>
+inline void scale_in_place(E* y, size_t n, E f) {
+    using V = Vec<E>;
+    using R = typename V::R;
+    const R vf = V::set1(f);
+    map(y, y, n, [vf](R v) { return V::mul(v, vf); });
+}
+
+// ---------------------------------------------------------------------------
+// Short rows (n <= kFusedBlock, several rows): a software pipeline. One loop
+// over the element index does three stages on three rows at once: the max
+// of row k+1 (read from memory; float16/bfloat16 converted once into a ring
+// buffer), the sum of row k (from L1), and the output of row k-1 (stores
+// aligned to the vector). The loads/stores of the memory-bound stages then
+// hide under the exp of the sum. A row whose max is not an ordinary number
+// (NaN, +-inf, |max| >= 2^22) or whose output needs the two-step form is
+// done on its own, outside the pipeline.
+
+template <class T, bool LOG, bool STORE>
+struct Pipe {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    static constexpr bool kBuf = !std::is_same_v<T, E>;
+    size_t n;
+    const T* mx_src;  // MAX stage: row k+1
+    E* mx_buf;        // its float copy (kBuf)
+    const E* sm_src;  // SUM stage: row k
+    E* sm_store;      // STORE: 2^t written here (y of row k)
+    R sm_nh;          // -hi of row k
+    const E* out_src;  // OUT stage: row k-1 (STORE: its y)
+    T* out_dst;
+    R out_a, out_b;  // LOG: a = M + ls; Softmax: a = -hi, b = 1/sum
+    size_t out_h;    // elements before the first aligned store
+    bool stream;     // non-temporal stores for the aligned output vectors
+};
+
+template <class T, bool LOG, bool STORE>
+struct PipeOps {
+    using P = Pipe<T, LOG, STORE>;
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    SIMDAX_INLINE static R max_ld(const P& p, size_t i) {
+        const R v = V::load(p.mx_src + i);
+        if constexpr (P::kBuf) V::store(p.mx_buf + i, v);
+        return v;
+    }
+    SIMDAX_INLINE static R max_ldn(const P& p, size_t i, size_t c) {
+        const R v = V::loadn(p.mx_src + i, c, V::set1(E(-__builtin_inf())));
+        if constexpr (P::kBuf) V::storen(p.mx_buf + i, v, c);
+        return v;
+    }
+    SIMDAX_INLINE static R sum_ex(const P& p, R v, size_t i, size_t c) {
+        const R e = MX::template ex<true, STORE>(v, p.sm_nh);
+        if constexpr (STORE) {
+            if (c == V::N) V::store(p.sm_store + i, e);
+            else V::storen(p.sm_store + i, e, c);
+        }
+        return e;
+    }
+    SIMDAX_INLINE static R out_val(const P& p, R v) {
+        if constexpr (LOG) return V::sub(v, p.out_a);
+        else if constexpr (STORE) return V::mul(v, p.out_b);
+        else return V::mul(MX::template ex<true, true>(v, p.out_a), p.out_b);
+    }
+    SIMDAX_INLINE static void out_one(const P& p, size_t i, size_t c) {
+        if (c == V::N && p.stream) V::stream(p.out_dst + i, out_val(p, V::load(p.out_src + i)));
+        else if (c == V::N) V::store(p.out_dst + i, out_val(p, V::load(p.out_src + i)));
+        else V::storen(p.out_dst + i, out_val(p, V::loadn(p.out_src + i, c, V::zero())), c);
+    }
+
+    template <bool SUM, bool OUT, bool MAXS>
+    static void run(const P& pp, R& mx, R& sm) {
+        const P p = pp;  // locals: the stores to y cannot alias them
+        constexpr size_t N = V::N;
+        const size_t n = p.n;
+        const R ninf = V::set1(E(-__builtin_inf()));
+        size_t h = 0;
+        if (OUT && p.out_h) {
+            h = p.out_h;
+            out_one(p, 0, h);
+        }
+        const size_t steps = (n - h) / N;
+        R m0 = mx, m1 = ninf, s0 = sm, s1 = V::zero();
+        size_t q = 0;
+        // Two vectors per stage and step where the register file has room
+        // for them (32 registers); with 16 (AVX2) the second set would spill.
+        constexpr size_t U = RegsOf<V>::value >= 32 ? 2 : 1;
+        for (; q + 2 <= steps && U == 2; q += 2) {
+            const size_t a = q * N, b = a + N;
+            if (MAXS) {
+                m0 = V::max(m0, max_ld(p, a));
+                m1 = V::max(m1, max_ld(p, b));
+            }
+            if (SUM) {
+                s0 = V::add(s0, sum_ex(p, V::load(p.sm_src + a), a, N));
+                s1 = V::add(s1, sum_ex(p, V::load(p.sm_src + b), b, N));
+            }
+            if (OUT) {
+                out_one(p, h + a, N);
+                out_one(p, h + b, N);
+            }
+        }
+        for (; q < steps; ++q) {
+            const size_t a = q * N;
+            if (MAXS) m0 = V::max(m0, max_ld(p, a));
+            if (SUM) s0 = V::add(s0, sum_ex(p, V::load(p.sm_src + a), a, N));
+            if (OUT) out_one(p, h + a, N);
+        }
+        // Tails: [steps*N, n) for MAX and SUM, [h + steps*N, n) for OUT.
+        for (size_t i = steps * N; i < n; i += N) {
+            const size_t c = n - i < N ? n - i : N;
+            if (MAXS) m1 = V::max(m1, c == N ? max_ld(p, i) : max_ldn(p, i, c));
+            if (SUM) {
+                const R v = c == N ? V::load(p.sm_src + i) : V::loadn(p.sm_src + i, c, ninf);
+                s1 = V::add(s1, sum_ex(p, v, i, c));
+            }
+        }
+        if (OUT)
+            for (size_t i = h + steps * N; i < n; i += N) out_one(p, i, n - i < N ? n - i : N);
+        mx = V::max(m0, m1);
+        sm = V::add(s0, s1);
+    }
+
+    static void dispatch(bool sum, bool out, bool mxs, const P& p, R& mx, R& sm) {
+        switch ((sum ? 4 : 0) | (out ? 2 : 0) | (mxs ? 1 : 0)) {
+            case 1: return run<false, false, true>(p, mx, sm);
+            case 2: return run<false, true, false>(p, mx, sm);
+            case 3: return run<false, true, true>(p, mx, sm);
+            case 4: return run<true, false, false>(p, mx, sm);
+            case 5: return run<true, false, true>(p, mx, sm);
+            case 6: return run<true, true, false>(p, mx, sm);
+            case 7: return run<true, true, true>(p, mx, sm);
+            default: return;
+        }
+    }
+};
+
+// One row done alone (the general path): statistics, then its output.
+template <class T, bool LOG>
+inline void softmax_row_alone(const T* x, T* y, size_t n, bool stream) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using MX = SmxMath<V>;
+    constexpr bool kStoreOk = !LOG && std::is_same_v<T, E>;
+    const size_t nblocks = (n + kFusedBlock - 1) / kFusedBlock;
+    const bool store = kStoreOk && nblocks <= kFusedMaxBlocks &&
+                       static_cast<const void*>(x) != static_cast<void*>(y);
+    RowStat<E> st;
+    E bhi[kFusedMaxBlocks];
+    if (store) row_stats_any<T, kStoreOk>(x, y, n, st, bhi);
+    else row_stats_any<T, false>(x, y, n, st, bhi);
+    if (LOG) {
+        const E ls = V::first(MX::log(V::set1(st.s))) - st.lo_ln;
+        log_softmax_row_out(x, y, n, st.m, ls, stream);
+        return;
+    }
+    const E inv = E(1) / st.s;
+    if (!store) return softmax_row_out(x, y, n, st, inv, stream);
+    E* ye = reinterpret_cast<E*>(y);
+    for (size_t b = 0, k = 0; b < n; b += kFusedBlock, ++k) {
+        const size_t nb = n - b < kFusedBlock ? n - b : kFusedBlock;
+        E f = inv;
+        if (bhi[k] != st.hi)
+            f *= st.fold ? MX::template rescale<true>(bhi[k], st.hi)
+                         : MX::template rescale<false>(bhi[k], st.hi);
+        scale_in_place(ye + b, nb, f);
+    }
+}
+
+constexpr size_t kPipeBytes = 24576;  // rows kept in L1 between the stages (and ring buffer)
+constexpr size_t kPipeMaxLag = 16;
+
+template <class T, bool LOG, bool STORE>
+void softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs,
+                            ptrdiff_t yrs, bool stream) {
+    using P = Pipe<T, LOG, STORE>;
+    using O = PipeOps<T, LOG, STORE>;
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    constexpr size_t W = V::N * sizeof(T);
+    // The output of row k runs `lag` rows after its sum, so the log (or
+    // reciprocal) of `lag` rows' sums is one vector operation. Rows k-lag ..
+    // k+1 are live: they must fit in L1 (and in the float16/bfloat16 ring).
+    size_t lag = kPipeBytes / (n * sizeof(E));
+    lag = lag < 3 ? 1 : lag - 2;
+    lag = lag > V::N ? V::N : lag > kPipeMaxLag ? kPipeMaxLag : lag;
+    const size_t live = lag + 2;
+    alignas(64) E ring[P::kBuf ? kPipeBytes / sizeof(E) : 1];
+    struct Slot {
+        E m, hi, a, b, sum, lo_ln;
+        bool alone;  // done outside the pipeline
+        bool out;    // its output runs in the pipeline
+    };
+    Slot sl[kPipeMaxLag + 2];
+    alignas(64) E cs[kPipeMaxLag];
+    auto slot = [&](size_t r) -> Slot& { return sl[r % live]; };
+    auto row_x = [&](size_t r) { return x + ptrdiff_t(r) * xrs; };
+    auto row_y = [&](size_t r) { return y + ptrdiff_t(r) * yrs; };
+    auto buf = [&](size_t r) -> E* {
+        if constexpr (P::kBuf) return ring + (r % live) * n;
+        else return nullptr;
+    };
+    auto src = [&](size_t r) -> const E* {
+        if constexpr (P::kBuf) return buf(r);
+        else return reinterpret_cast<const E*>(row_x(r));
+    };
+    // After the max of row r: its shift, or the decision to do it alone.
+    auto after_max = [&](size_t r, R mv) {
+        Slot& s = slot(r);
+        const E m = V::hmax(mv);
+        s.m = m;
+        s.alone = !(m < MX::kFoldLimit && m > -MX::kFoldLimit);
+        s.hi = MX::template hi_of<true>(m);
+        s.a = s.b = E(0);
+        s.out = false;
+    };
+    // After the sums of rows [r0, r1]: their output constants, the log or
+    // reciprocal a vector of rows at a time.
+    auto after_sums = [&](size_t r0, size_t r1) {
+        const size_t g = r1 - r0 + 1;
+        for (size_t i = 0; i < g; ++i) cs[i] = slot(r0 + i).sum;
+        for (size_t i = 0; i < g; i += V::N) {
+            const size_t c = g - i < V::N ? g - i : V::N;
+            const R v = V::loadn(cs + i, c, V::set1(E(1)));
+            V::storen(cs + i, LOG ? MX::log(v) : V::div(V::set1(E(1)), v), c);
+        }
+        for (size_t i = 0; i < g; ++i) {
+            Slot& s = slot(r0 + i);
+            if (s.alone) continue;
+            if (LOG) {
+                const E ls = cs[i] - s.lo_ln;
+                const E c = s.m + ls;
+                s.a = c;
+                s.out = c < E(16) && c > E(-16);
+                if (!s.out) log_softmax_row_out(row_x(r0 + i), row_y(r0 + i), n, s.m, ls, stream);
+            } else {
+                s.a = -s.hi;
+                s.b = cs[i];
+                s.out = true;
+            }
+        }
+    };
+    P p{};
+    p.n = n;
+    R mx = V::set1(E(-__builtin_inf())), sm = V::zero();
+    p.mx_src = row_x(0);
+    if constexpr (P::kBuf) p.mx_buf = buf(0);
+    O::dispatch(false, false, true, p, mx, sm);
+    after_max(0, mx);
+    for (size_t k = 0; k < rows + lag; ++k) {
+        // SUM row k, OUT row k-lag, MAX row k+1.
+        const bool dsum = k < rows && !slot(k).alone;
+        const bool dout = k >= lag && k - lag < rows && slot(k - lag).out;
+        const bool dmax = k + 1 < rows;
+        if (dsum) {
+            p.sm_src = src(k);
+            p.sm_nh = V::set1(-slot(k).hi);
+            if constexpr (STORE) p.sm_store = reinterpret_cast<E*>(row_y(k));
+        }
+        if (dout) {
+            const Slot& s = slot(k - lag);
+            T* yo = row_y(k - lag);
+            p.out_dst = yo;
+            if constexpr (STORE) p.out_src = reinterpret_cast<const E*>(yo);
+            else p.out_src = src(k - lag);
+            p.out_a = V::set1(s.a);
+            p.out_b = V::set1(s.b);
+            const uintptr_t ya = reinterpret_cast<uintptr_t>(yo);
+            p.out_h = (ya % sizeof(T) == 0 && ya % W != 0) ? (W - ya % W) / sizeof(T) : 0;
+            if (p.out_h >= n) p.out_h = 0;
+            p.stream = stream && ya % sizeof(T) == 0 && (ya + p.out_h * sizeof(T)) % W == 0;
+        }
+        if (dmax) {
+            p.mx_src = row_x(k + 1);
+            if constexpr (P::kBuf) p.mx_buf = buf(k + 1);
+        }
+        mx = V::set1(E(-__builtin_inf()));
+        sm = V::zero();
+        if (dsum || dout || dmax) O::dispatch(dsum, dout, dmax, p, mx, sm);
+        if (k < rows) {
+            Slot& s = slot(k);
+            if (dsum) {
+                s.sum = V::hsum(sm);
+                s.lo_ln = MX::template lo_ln<true>(s.m, s.hi);
+            } else {  // alone
+                softmax_row_alone<T, LOG>(row_x(k), row_y(k), n, stream);
+            }
+            if (k % lag == lag - 1 || k + 1 == rows) after_sums(k - k % lag, k);
+        }
+        if (dmax) after_max(k + 1, mx);
+    }
+}
+
+template <class T, bool LOG>
+void softmax_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
+    const VecScope scope;
+    using E = typename Vec<T>::E;
+    const T* x = static_cast<const T*>(xv);
+    T* y = static_cast<T*>(yv);
+    // A large output (the executor passes many rows per call) is streamed.
+    const bool stream = static_cast<const void*>(x) != static_cast<void*>(y) &&
+                        rows * n * sizeof(T) >= kStreamBytes;
+    if constexpr (SmxMath<Vec<T>>::kCanFold) {
+        if (rows >= 2 && n <= kFusedBlock) {
+            // Softmax keeps 2^t in y (float32; never in place: y is written
+            // before the output pass reads it).
+            constexpr bool kStore = !LOG && std::is_same_v<T, E>;
+            if (kStore && static_cast<const void*>(x) != static_cast<void*>(y))
+                softmax_rows_pipelined<T, LOG, kStore>(x, y, rows, n, xrs, yrs, stream);
+            else
+                softmax_rows_pipelined<T, LOG, false>(x, y, rows, n, xrs, yrs, stream);
+            if (stream) stream_fence();
+            return;
+        }
+    }
+    for (size_t r = 0; r < rows; ++r)
+        softmax_row_alone<T, LOG>(x + ptrdiff_t(r) * xrs, y + ptrdiff_t(r) * yrs, n, stream);
+    if (stream) stream_fence();
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
