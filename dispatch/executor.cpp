@@ -10,6 +10,7 @@
 
 #include <algorithm>
 
+#include "fp_env.hpp"
 #include "group_ops.hpp"
 
 namespace simdax {
@@ -19,8 +20,11 @@ constexpr int kMaxStates = 256;  // states of one phase-1 batch, on the stack
 
 using RowsFn = void (*)(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
 
+// A task may run on any thread of the caller's pool, in whatever
+// floating-point environment that thread keeps.
 template <class F>
 void thunk(void* f, size_t i) {
+    KernelFpEnv env;
     (*static_cast<F*>(f))(i);
 }
 
@@ -269,6 +273,7 @@ void run_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
 }  // namespace
 
 void execute_plan(const Plan& p, const Buffers& b, const simdax_parallel* par) {
+    KernelFpEnv env;
     // Small work stays on the calling thread: waking threads costs more.
     if (par && (par->thread_count <= 1 || p.total < p.parallel_min)) par = nullptr;
     switch (p.form) {

@@ -371,15 +371,6 @@ struct FpState {
 #endif
             ;
     }
-    // The control part only: rounding mode, FTZ/DAZ, exception masks
-    // (MXCSR bits 6-15), x87 control word; not the sticky flags.
-    bool same_control(const FpState& o) const {
-        return round == o.round
-#ifdef SIMDAX_TEST_X86
-               && (mxcsr & ~0x3Fu) == (o.mxcsr & ~0x3Fu) && x87_cw == o.x87_cw
-#endif
-            ;
-    }
 };
 
 FpState fp_state() {
@@ -459,20 +450,15 @@ private:
 // (create, execute, execute_parallel through a pool, destroy, a failing
 // create) equals the state before; then, back in the default environment,
 // the output is checked against the reference.
-//  full = false: what holds today — the control state (rounding mode,
-//    FTZ/DAZ, masks, x87 control word) is untouched, and results are within
-//    SPEC under round-to-nearest with or without FTZ/DAZ;
-//  full = true: also the sticky exception flags are untouched and results
-//    are within SPEC under every rounding mode (needs execute to run in its
-//    own floating-point environment: see the DISABLED_ test below).
+// The state compared is the control state (rounding mode, FTZ/DAZ, masks,
+// x87 control word) and the sticky exception flags; results must be within
+// SPEC under every rounding mode.
 void check_env_preserved(const OpSpec& spec, simdax_dtype dt, const std::vector<int64_t>& sizes,
-                         const std::function<double(int64_t)>& gen, simdax_threadpool* pool,
-                         bool full) {
+                         const std::function<double(int64_t)>& gen, simdax_threadpool* pool) {
     for (const CallerEnv& e : kEnvs) {
 #ifndef SIMDAX_TEST_X86
         if (e.ftz_daz) continue;
 #endif
-        if (!full && e.round != FE_TONEAREST) continue;
         SCOPED_TRACE(std::string("caller environment: ") + e.name);
         Operands io{TensorBuffer(dt, sizes, {}, Role::Input), nullptr, nullptr,
                     TensorBuffer(dt, sizes, {}, Role::Output)};
@@ -486,7 +472,7 @@ void check_env_preserved(const OpSpec& spec, simdax_dtype dt, const std::vector<
             FpState before = fp_state();
             auto after = [&](const char* call) {
                 const FpState now = fp_state();
-                if (full ? !(now == before) : !now.same_control(before))
+                if (!(now == before))
                     changed.push_back(std::string(call) + ": " + show(before) + " -> " + show(now));
                 before = fp_state();
             };
@@ -530,39 +516,29 @@ double env_value(simdax_dtype dt, int64_t i) {
     }
 }
 
-void run_env_checks(simdax_dtype dt, bool full) {
+void run_env_checks(simdax_dtype dt) {
     simdax_threadpool* pool = nullptr;
     ASSERT_EQ(simdax_threadpool_create(3, &pool), SIMDAX_OK);
     const auto gen = [dt](int64_t i) { return env_value(dt, i); };
     for (const OpSpec& spec : all_ops({1})) {
         SCOPED_TRACE(name_of(spec));
-        check_env_preserved(spec, dt, {6, 50}, gen, pool, full);      // rows / contiguous
+        check_env_preserved(spec, dt, {6, 50}, gen, pool);      // rows / contiguous
         if (!spec.axes.empty()) {
             OpSpec cols = spec;
             cols.axes = {0};
-            check_env_preserved(cols, dt, {50, 6}, gen, pool, full);  // cols
+            check_env_preserved(cols, dt, {50, 6}, gen, pool);  // cols
         }
     }
     // Big enough for execute_parallel to use the pool's threads.
-    check_env_preserved(op_spec(SIMDAX_OPERATOR_SOFTMAX, {1}), dt, {2, 70000}, gen, pool, full);
+    check_env_preserved(op_spec(SIMDAX_OPERATOR_SOFTMAX, {1}), dt, {2, 70000}, gen, pool);
     simdax_threadpool_destroy(pool);
 }
 
-TEST_P(NumericHostilityFpEnv, CallerControlStateUnchangedAndResultsWithinSpec) {
-    run_env_checks(GetParam(), false);
-}
-
-// DISABLED until execute runs in its own floating-point environment
-// (issue #6 report: today execute raises the caller's sticky flags —
-// inexact, underflow, invalid — and the SIMD exp loses accuracy under a
-// caller's upward/downward/toward-zero rounding: Softmax float32 3e-5
-// relative instead of 1e-5; GELU(-inf) = -inf instead of NaN under upward).
-// The fix in dispatch/c_api.cpp simdax_operator_execute_parallel —
-//   std::fenv_t env; std::fegetenv(&env); std::fesetenv(FE_DFL_ENV);
-//   execute_plan(...); std::fesetenv(&env);
-// — makes this pass on every ISA; then drop the DISABLED_ prefix.
-TEST_P(NumericHostilityFpEnv, DISABLED_CallerFlagsUnchangedAndResultsWithinSpecUnderEveryRounding) {
-    run_env_checks(GetParam(), true);
+// Execute runs in its own floating-point environment (dispatch/fp_env.hpp):
+// without it the SIMD exp loses accuracy under a caller's directed rounding
+// and the caller's sticky flags pick up what the kernels raise.
+TEST_P(NumericHostilityFpEnv, CallerStateUnchangedAndResultsWithinSpecUnderEveryRounding) {
+    run_env_checks(GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDtypes, NumericHostilityFpEnv, ::testing::ValuesIn(kDtypes),
@@ -620,12 +596,10 @@ TEST(NumericHostilityKnownBugs, DISABLED_EmptyTensorWithHugeSizesIsAccepted) {
 // FTZ/DAZ set by the caller, outputs that land in the subnormal range:
 // results stay within SPEC (the flushed values are below every absolute
 // tolerance), and serial and pooled execution agree bit for bit.
-// DISABLED with the test above, for the same fix: today the caller's
-// FTZ/DAZ applies to the calling thread's share of the work only (the pool's
-// workers keep their own MXCSR), so float32/float64 outputs in the subnormal
-// range are flushed in some rows and not in others — within SPEC, but not
-// bitwise identical to the serial run as simdax.h promises.
-TEST(NumericHostilityFtz, DISABLED_SerialAndPooledAgreeUnderCallerFtzDaz) {
+// Without the kernels' own environment the caller's FTZ/DAZ would apply to
+// the calling thread's share of the work only (pool workers keep their own
+// MXCSR): outputs in the subnormal range flushed in some rows only.
+TEST(NumericHostilityFtz, SerialAndPooledAgreeUnderCallerFtzDaz) {
     simdax_threadpool* pool = nullptr;
     ASSERT_EQ(simdax_threadpool_create(3, &pool), SIMDAX_OK);
     for (const simdax_dtype dt : kDtypes) {
