@@ -27,14 +27,14 @@ inline void map(const T* x, T* y, size_t n, F f, bool stream_rows = false) {
         const size_t head = ((W - ya % W) % W) / sizeof(T);
         if (head) V::storen(y, f(V::loadn(x, head, V::zero())), head);
         i = head;
-        // Four pages at a time, a vector of each in turn (as glibc's large
-        // memcpy does): four concurrent streams keep more of memory's
-        // latency covered than one (measured 1.6x on a 64 MB pass).
+        // Four pages at a time where that pays (interleave_streams), a
+        // vector of each in turn (as glibc's large memcpy does).
         // Each step writes a whole cache line of each page: partial lines
         // of four streams thrash the write-combining buffers (AVX2: 2x).
         constexpr size_t P = 4096 / sizeof(T);
         constexpr size_t L = W >= 64 ? 1 : 64 / W;  // vectors per cache line
-        for (; i + 4 * P <= n; i += 4 * P) {
+        const bool pages = interleave_streams();
+        for (; pages && i + 4 * P <= n; i += 4 * P) {
             for (size_t j = 0; j < P; j += L * V::N) {
                 SIMDAX_UNROLL for (size_t q = 0; q < 4; ++q) {
                     const T* xs = x + i + q * P + j;
