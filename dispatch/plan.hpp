@@ -62,6 +62,12 @@ struct Plan {
     // Bytes each operand touches, relative to its base pointer: [lo, hi).
     int64_t span_lo[kOperands], span_hi[kOperands];
     bool in_place_ok;  // the output may be exactly the input buffer
+    // Set by prepare_execution (executor.cpp): a rows plan whose groups lie
+    // along at most one outer dim is, on the calling thread, one call of
+    // this fused rows kernel (nullptr: the general scheduler).
+    void (*whole)(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
+    int64_t whole_rows;
+    ptrdiff_t whole_xrs, whole_yrs;
 };
 
 }  // namespace simdax

@@ -465,6 +465,35 @@ void softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t x
     }
 }
 
+// A row of at most one vector: one masked load and store, no blocks (a
+// 4-element LogSoftmax is otherwise mostly the block machinery). Same math as
+// row_stats with FOLD. Returns false, having written nothing, for a row the
+// general path must do: a NaN, an infinite max, or a max too large to fold.
+template <class T, bool LOG>
+inline bool softmax_row_short(const T* x, T* y, size_t n) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    const R v = V::loadn(x, n, V::set1(E(-__builtin_inf())));
+    const E m = V::hmax(v);
+    if (V::bits(V::isnan(v)) || !(m < MX::kFoldLimit && m > -MX::kFoldLimit)) return false;
+    const E hi = MX::template hi_of<true>(m);
+    // Missing lanes are -inf: 2^t = 0 (ZERO), or <= 2^-126 in a sum >= ~1.
+    const R e = MX::template ex<true, !LOG>(v, V::set1(-hi));
+    const E s = V::hsum(e);
+    if constexpr (LOG) {
+        const E ls = V::first(MX::log(V::set1(s))) - MX::template lo_ln<true>(m, hi);
+        const E c = m + ls;
+        const R out = c < E(16) && c > E(-16) ? V::sub(v, V::set1(c))
+                                              : V::sub(V::sub(v, V::set1(m)), V::set1(ls));
+        V::storen(y, out, n);
+    } else {
+        V::storen(y, V::mul(e, V::set1(E(1) / s)), n);
+    }
+    return true;
+}
+
 template <class T, bool LOG>
 void softmax_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
     const VecScope scope;
@@ -475,6 +504,14 @@ void softmax_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs
     const bool stream = static_cast<const void*>(x) != static_cast<void*>(y) &&
                         rows * n * sizeof(T) >= kStreamBytes;
     if constexpr (SmxMath<Vec<T>>::kCanFold) {
+        if (n <= Vec<T>::N && !stream) {
+            for (size_t r = 0; r < rows; ++r) {
+                const T* xr = x + ptrdiff_t(r) * xrs;
+                T* yr = y + ptrdiff_t(r) * yrs;
+                if (!softmax_row_short<T, LOG>(xr, yr, n)) softmax_row_alone<T, LOG>(xr, yr, n, false);
+            }
+            return;
+        }
         if (rows >= 2 && n <= kFusedBlock) {
             // Softmax keeps 2^t in y (float32; never in place: y is written
             // before the output pass reads it).
