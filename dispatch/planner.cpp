@@ -61,6 +61,13 @@ void choose_form(const Problem& p, Plan* plan) {
     plan->epsilon = p.epsilon;
     for (int o = 0; o < kOperands; ++o) plan->has_operand[o] = p.has[o];
 
+    // Empty: validation did not bound its other sizes and strides, so no
+    // product or span of them is formed (spans stay 0).
+    if (std::count(p.sizes, p.sizes + p.rank, int64_t(0)) != 0) {
+        plan->total = 0;
+        plan->form = Form::empty;
+        return;
+    }
     int64_t total = 1;
     for (uint32_t d = 0; d < p.rank; ++d) total *= p.sizes[d];
     for (int o = 0; o < kOperands; ++o)
@@ -68,10 +75,6 @@ void choose_form(const Problem& p, Plan* plan) {
     plan->in_place_ok = p.in_place_ok &&
                         std::equal(p.strides[kX], p.strides[kX] + p.rank, p.strides[kY]);
     plan->total = total;
-    if (total == 0) {
-        plan->form = Form::empty;
-        return;
-    }
 
     // Steps 1 and 2, innermost first.
     Dim dims[SIMDAX_MAX_RANK + 1];

@@ -34,16 +34,24 @@ simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool i
                     SIMDAX_MAX_RANK);
     if (!t->sizes) return fail(SIMDAX_ERROR_NULL_POINTER, "%s.sizes: is NULL", name);
     const int64_t esize = int64_t(simdax_dtype_size(t->dtype));
-    int64_t count = 1;
+    bool empty = false;
     for (uint32_t d = 0; d < t->rank; ++d) {
-        const int64_t s = t->sizes[d];
-        if (s < 0)
+        if (t->sizes[d] < 0)
             return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.sizes[%u]: %lld is negative", name, d,
-                        (long long)s);
-        if (s > 0 && __builtin_mul_overflow(count, s, &count))
+                        (long long)t->sizes[d]);
+        empty |= t->sizes[d] == 0;
+    }
+    if (empty) {
+        // No elements, nothing addressed: the other sizes and the strides
+        // may be anything (SPEC: every operator accepts an empty tensor).
+        for (uint32_t d = 0; d < t->rank; ++d) strides[d] = t->strides ? t->strides[d] : 0;
+        return SIMDAX_OK;
+    }
+    int64_t count = 1;
+    for (uint32_t d = 0; d < t->rank; ++d)
+        if (__builtin_mul_overflow(count, t->sizes[d], &count))
             return fail(SIMDAX_ERROR_OVERFLOW, "%s.sizes: the element count overflows 64 bits",
                         name);
-    }
     int64_t bytes;
     if (__builtin_mul_overflow(count, esize, &bytes))
         return fail(SIMDAX_ERROR_OVERFLOW, "%s.sizes: the byte size overflows 64 bits", name);

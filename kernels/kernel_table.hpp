@@ -58,7 +58,8 @@ struct ActParams {
 // one value for the whole chunk).
 struct NormArgs {
     double mean;
-    double inv_std;  // 1 when variance is not normalised
+    double inv_std;  // 1 when variance is not normalised; may exceed float (the
+                     // float kernels then normalise in double)
     const void* scale;
     ptrdiff_t scale_stride;
     const void* bias;

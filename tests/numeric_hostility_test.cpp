@@ -544,52 +544,122 @@ TEST_P(NumericHostilityFpEnv, CallerStateUnchangedAndResultsWithinSpecUnderEvery
 INSTANTIATE_TEST_SUITE_P(AllDtypes, NumericHostilityFpEnv, ::testing::ValuesIn(kDtypes),
                          dtype_param_name);
 
-// ---- found by the fuzzer (tests/fuzz), reported; enable once fixed ----------
+// ---- found by the fuzzer (tests/fuzz) ---------------------------------------
 
-// MVN in float with variance + epsilon below ~1e-77: 1/sqrt(var + eps) is
-// finite in double but overflows float; outputs +-inf/NaN instead of ~+-1.
-TEST(NumericHostilityKnownBugs, DISABLED_MvnTinyVarianceWithEpsilonZero) {
+// Epsilon 0 and variance below ~1e-77: 1/sqrt(var) is beyond float, yet
+// the outputs are ~+-1 (every loop form, Scale/Bias/activation, mixed groups).
+TEST(NumericHostilityFuzzFindings, MvnTinyVarianceWithEpsilonZero) {
     for (const simdax_dtype dt : {SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_BFLOAT16}) {
         SCOPED_TRACE(dtype_name(dt));
         OpSpec spec = op_spec(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, {1});
         spec.epsilon = 0.0f;
         run_checked(spec, dt, {3, 8}, [](int64_t i) { return double(i % 4) * 1e-40; });
+        for (const FormCase& f : forms()) {
+            SCOPED_TRACE(f.name);
+            OpSpec fs = spec;
+            fs.axes = f.axes;
+            const auto tiny = [](int64_t i) { return double(i % 4) * 1e-40 - 3e-40; };
+            run_checked(fs, dt, f.sizes, tiny, f.x_strides);
+            // Scale (full), Bias (broadcast over the group), ELU fused.
+            std::vector<int64_t> bsizes = f.sizes;
+            bsizes[f.axes[0]] = 1;
+            Operands io{TensorBuffer(dt, f.sizes, f.x_strides, Role::Input), nullptr, nullptr,
+                        TensorBuffer(dt, f.sizes, {}, Role::Output)};
+            io.scale = std::make_unique<TensorBuffer>(dt, f.sizes, std::vector<int64_t>{}, Role::Input);
+            io.bias = std::make_unique<TensorBuffer>(dt, bsizes, std::vector<int64_t>{}, Role::Input);
+            io.x.fill(tiny);
+            io.scale->fill([](int64_t i) { return 0.5 + double(i % 3) * 0.25; });
+            io.bias->fill([](int64_t i) { return double(i % 5) * 0.125 - 0.25; });
+            fs.has_activation = true;
+            fs.activation = spec_default_activation(SIMDAX_ACTIVATION_ELU);
+            const CheckResult r = run_and_check(fs, io);
+            EXPECT_TRUE(r.ok) << r.report;
+        }
+        // Tiny and ordinary groups side by side: rows, and lanes of one cols
+        // block.
+        const auto mixed = [](int64_t group, int64_t j) {
+            return double(j % 4) * (group % 2 ? 1e-40 : 0.25);
+        };
+        run_checked(spec, dt, {11, 16}, [&](int64_t i) { return mixed(i / 16, i % 16); });
+        OpSpec cols = spec;
+        cols.axes = {0};
+        run_checked(cols, dt, {16, 11}, [&](int64_t i) { return mixed(i % 11, i / 11); });
     }
 }
 
-// CELU with alpha < 0: x / alpha is large for very negative x and the SIMD
-// expm1 clamps its argument, so alpha * expm1(x / alpha) stays finite where
-// the result is -inf (float64: -1.3e308 for x = -3e38, alpha = -1.625).
-TEST(NumericHostilityKnownBugs, DISABLED_CeluNegativeAlphaOverflowsToMinusInfinity) {
+// CELU, alpha < 0: alpha * expm1(x / alpha) is -inf where it overflows, and
+// finite where only expm1 would (|alpha| < 1).
+TEST(NumericHostilityFuzzFindings, CeluNegativeAlphaOverflowsToMinusInfinity) {
     for (const simdax_dtype dt : kDtypes) {
         SCOPED_TRACE(dtype_name(dt));
         OpSpec spec = op_spec(SIMDAX_OPERATOR_ACTIVATION);
         spec.activation = simdax_activation_desc{SIMDAX_ACTIVATION_CELU, -1.625f, 0, 0};
         run_checked(spec, dt, {40}, [dt](int64_t i) { return -max_finite(dt) / double(i % 4 + 1); });
+        // ln(max) <= x / alpha < ln(max / |alpha|): finite results near the top.
+        const double top = std::log(max_finite(dt));
+        spec.activation.alpha = -0.125f;
+        run_checked(spec, dt, {40}, [top](int64_t i) { return -0.125 * (top + 0.25 * double(i % 8)); });
     }
 }
 
-// Softplus with steepness > 1 on x near FLT_MAX: steepness * x overflows
-// float, the result (~x) does not.
-TEST(NumericHostilityKnownBugs, DISABLED_SoftplusOfHugeInputStaysFinite) {
-    OpSpec spec = op_spec(SIMDAX_OPERATOR_ACTIVATION);
-    spec.activation = simdax_activation_desc{SIMDAX_ACTIVATION_SOFTPLUS, 2.625f, 0, 0};
-    run_checked(spec, SIMDAX_DTYPE_FLOAT32, {40}, [](int64_t i) { return 3e38 / double(i % 4 + 1); });
+// Softplus of x near the largest finite value: steepness * x (parametric:
+// beta * x) overflows, the result does not.
+TEST(NumericHostilityFuzzFindings, SoftplusOfHugeInputStaysFinite) {
+    for (const simdax_dtype dt : {SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT64}) {
+        SCOPED_TRACE(dtype_name(dt));
+        OpSpec spec = op_spec(SIMDAX_OPERATOR_ACTIVATION);
+        spec.activation = simdax_activation_desc{SIMDAX_ACTIVATION_SOFTPLUS, 2.625f, 0, 0};
+        const double m = 0.88 * max_finite(dt);  // 3e38 in float
+        const auto huge = [m](int64_t i) { return (i % 2 ? m : -m) / double(i % 4 + 1); };
+        run_checked(spec, dt, {40}, huge);
+        spec.activation.alpha = -2.625f;
+        run_checked(spec, dt, {40}, huge);
+        spec.activation = simdax_activation_desc{SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS, 0.25f, 8.0f, 0};
+        run_checked(spec, dt, {40}, huge);
+    }
 }
 
-// An empty tensor whose other sizes multiply past 64 bits (or whose strides
-// reach past 2^63 bytes) has no elements; SPEC: every operator accepts it.
-TEST(NumericHostilityKnownBugs, DISABLED_EmptyTensorWithHugeSizesIsAccepted) {
-    const int64_t sizes[2] = {std::numeric_limits<int64_t>::max(), 0};
+// An empty tensor has no elements whatever its other sizes and strides:
+// SPEC says every operator accepts it (non-empty ones still overflow).
+TEST(NumericHostilityFuzzFindings, EmptyTensorWithHugeSizesIsAccepted) {
+    const int64_t big = std::numeric_limits<int64_t>::max();
+    const int64_t sizes[2] = {big, 0};
     const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT32, 2, sizes, nullptr};
     const uint32_t axes[1] = {1};
     const simdax_softmax_desc d{&t, &t, 1, axes};
     EXPECT_EQ(simdax_softmax(&d, nullptr, nullptr), SIMDAX_OK) << simdax_last_error();
-    const int64_t sizes2[2] = {0, 65}, strides2[2] = {1, std::numeric_limits<int64_t>::max()};
+    const int64_t sizes2[2] = {0, 65}, strides2[2] = {1, big};
     const simdax_tensor_desc t2{SIMDAX_DTYPE_FLOAT32, 2, sizes2, strides2};
     const simdax_tensor_desc y2{SIMDAX_DTYPE_FLOAT32, 2, sizes2, nullptr};
     const simdax_softmax_desc d2{&t2, &y2, 1, axes};
     EXPECT_EQ(simdax_softmax(&d2, nullptr, nullptr), SIMDAX_OK) << simdax_last_error();
+    // Packed strides of [big, big, 0] and an output stride 0 (no overlap
+    // without elements); MVN with an empty Scale.
+    const int64_t sizes3[3] = {big, big, 0}, ystrides3[3] = {0, 0, std::numeric_limits<int64_t>::min()};
+    const simdax_tensor_desc x3{SIMDAX_DTYPE_FLOAT64, 3, sizes3, nullptr};
+    const simdax_tensor_desc y3{SIMDAX_DTYPE_FLOAT64, 3, sizes3, ystrides3};
+    const uint32_t axes3[2] = {0, 2};
+    const simdax_mvn_desc m{&x3, &x3, nullptr, &y3, 2, axes3, 1, 0.0f, nullptr};
+    EXPECT_EQ(simdax_mean_variance_normalization(&m, nullptr, nullptr, nullptr, nullptr), SIMDAX_OK)
+        << simdax_last_error();
+    // Not empty: the same sizes and strides are still rejected.
+    const int64_t sizes4[2] = {big, 2}, sizes5[2] = {1, 65};
+    const simdax_tensor_desc t4{SIMDAX_DTYPE_FLOAT32, 2, sizes4, nullptr};
+    const simdax_softmax_desc d4{&t4, &t4, 1, axes};
+    EXPECT_EQ(simdax_softmax(&d4, nullptr, nullptr), SIMDAX_ERROR_OVERFLOW);
+    EXPECT_NE(std::string(simdax_last_error()).find("input.sizes"), std::string::npos) << simdax_last_error();
+    const simdax_tensor_desc t5{SIMDAX_DTYPE_FLOAT32, 2, sizes5, strides2};
+    const simdax_tensor_desc y5{SIMDAX_DTYPE_FLOAT32, 2, sizes5, nullptr};
+    const simdax_softmax_desc d5{&t5, &y5, 1, axes};
+    EXPECT_EQ(simdax_softmax(&d5, nullptr, nullptr), SIMDAX_ERROR_OVERFLOW);
+    EXPECT_NE(std::string(simdax_last_error()).find("input.strides"), std::string::npos) << simdax_last_error();
+    // A Scale of size 1 where the input is empty is not empty itself.
+    const int64_t sc6[3] = {big, big, 1};
+    const simdax_tensor_desc s6{SIMDAX_DTYPE_FLOAT64, 3, sc6, nullptr};
+    const simdax_mvn_desc m6{&x3, &s6, nullptr, &y3, 2, axes3, 1, 0.0f, nullptr};
+    EXPECT_EQ(simdax_mean_variance_normalization(&m6, nullptr, nullptr, nullptr, nullptr),
+              SIMDAX_ERROR_OVERFLOW);
+    EXPECT_NE(std::string(simdax_last_error()).find("scale.sizes"), std::string::npos) << simdax_last_error();
 }
 
 #ifdef SIMDAX_TEST_X86

@@ -7,10 +7,21 @@
 namespace simdax::kernels::scalar {
 
 namespace {
-// ln(1 + exp(z)) without overflow for large z.
+// ln(1 + exp(z)) - max(z, 0). The callers add max(z, 0) (scaled) as x or
+// alpha*beta*x, chosen by the sign of z: nothing overflows where z = s*x does.
 template <class Acc>
-Acc softplus1(Acc z) {
-    return z > Acc(0) ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
+Acc softplus_tail(Acc z) {
+    return std::log1p(std::exp(-std::fabs(z)));
+}
+
+// alpha*expm1(x/alpha) + ...: with alpha < 0 and x < 0, t = x/alpha > 0 and
+// expm1(t) may overflow where alpha*expm1(t) does not; (alpha*e)*(e + 2),
+// e = expm1(t/2), is the same value and stays finite.
+template <class Acc>
+Acc celu_neg(Acc x, Acc alpha) {
+    if (alpha > Acc(0)) return std::fmin(Acc(0), alpha * std::expm1(x / alpha));
+    const Acc e = std::expm1(x / alpha * Acc(0.5));
+    return std::fmin(Acc(0), alpha * e * (e + Acc(2)));
 }
 }  // namespace
 
@@ -25,8 +36,7 @@ Acc activate(Acc x, const ActParams& a) {
         case SIMDAX_ACTIVATION_ELU: return x >= Acc(0) ? x : alpha * std::expm1(x);
         case SIMDAX_ACTIVATION_CELU:
             if (std::isnan(x)) return x;  // fmin would drop it
-            return (x > Acc(0) ? x : Acc(0)) +
-                   std::fmin(Acc(0), alpha * std::expm1(x / alpha));
+            return (x > Acc(0) ? x : Acc(0)) + celu_neg(x, alpha);
         case SIMDAX_ACTIVATION_SCALED_ELU:
             return x > Acc(0) ? gamma * x : gamma * alpha * std::expm1(x);
         case SIMDAX_ACTIVATION_SIGMOID: return Acc(1) / (Acc(1) + std::exp(-x));
@@ -37,8 +47,14 @@ Acc activate(Acc x, const ActParams& a) {
         }
         case SIMDAX_ACTIVATION_TANH: return std::tanh(x);
         case SIMDAX_ACTIVATION_SCALED_TANH: return alpha * std::tanh(beta * x);
-        case SIMDAX_ACTIVATION_SOFTPLUS: return softplus1(alpha * x) / alpha;
-        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS: return alpha * softplus1(beta * x);
+        case SIMDAX_ACTIVATION_SOFTPLUS: {
+            const Acc t = alpha * x;
+            return (t > Acc(0) ? x : Acc(0)) + softplus_tail(t) / alpha;
+        }
+        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS: {
+            const Acc t = beta * x, ab = Acc(double(a.alpha) * double(a.beta));
+            return (t > Acc(0) ? ab * x : Acc(0)) + alpha * softplus_tail(t);
+        }
         case SIMDAX_ACTIVATION_SOFTSIGN: return x / (Acc(1) + std::fabs(x));
         case SIMDAX_ACTIVATION_THRESHOLDED_RELU: return x > alpha ? x : (std::isnan(x) ? x : Acc(0));
         case SIMDAX_ACTIVATION_SHRINK:

@@ -3,6 +3,7 @@
 // activation pass.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "scalar_kernels.hpp"
 
@@ -32,15 +33,29 @@ inline void split(double m, Acc* hi, Acc* lo) {
     *lo = Acc(m - double(*hi));
 }
 
+// An inv_std finite but beyond float (epsilon 0, variance below ~1e-77):
+// the float kernels take (x - mean) * inv_std in double.
+template <class Acc>
+inline bool is_wide(double inv_std) {
+    return sizeof(Acc) == 4 && inv_std > double(std::numeric_limits<float>::max()) &&
+           inv_std <= std::numeric_limits<double>::max();
+}
+
+template <class Acc, class T>
+inline Acc normalized(T x, Acc hi, Acc lo, Acc is, bool wide, double mean, double inv_std) {
+    return wide ? Acc((double(x) - mean) * inv_std) : ((x - hi) - lo) * is;
+}
+
 template <class T>
 void normalize(const void* x, void* y, size_t n, const NormArgs* a) {
     using Acc = typename Storage<T>::Acc;
     Acc hi, lo;
     split(a->mean, &hi, &lo);
     const Acc is = Acc(a->inv_std);
+    const bool wide = is_wide<Acc>(a->inv_std);
     const bool identity = a->act.type == SIMDAX_ACTIVATION_IDENTITY;
     for (size_t i = 0; i < n; ++i) {
-        Acc v = ((ld<T>(x, ptrdiff_t(i)) - hi) - lo) * is;
+        Acc v = normalized(ld<T>(x, ptrdiff_t(i)), hi, lo, is, wide, a->mean, a->inv_std);
         if (a->scale) v *= ld<T>(a->scale, ptrdiff_t(i) * a->scale_stride);
         if (a->bias) v += ld<T>(a->bias, ptrdiff_t(i) * a->bias_stride);
         st<T>(y, ptrdiff_t(i), identity ? v : activate<Acc>(v, a->act));
@@ -54,6 +69,8 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
     constexpr size_t kLanes = 64;
     Moments mo[kLanes];
     Acc hi[kLanes], lo[kLanes], is[kLanes];
+    double inv[kLanes];
+    bool wide[kLanes];
     const bool identity = a->act.type == SIMDAX_ACTIVATION_IDENTITY;
     for (size_t l0 = 0; l0 < k; l0 += kLanes) {
         const size_t w = std::min(kLanes, k - l0);
@@ -65,12 +82,15 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
         for (size_t l = 0; l < w; ++l) {
             split(mo[l].mean, &hi[l], &lo[l]);
             const double var = mo[l].m2 / mo[l].count;
-            is[l] = a->normalize_variance ? Acc(1.0 / std::sqrt(var + a->epsilon)) : Acc(1);
+            inv[l] = a->normalize_variance ? 1.0 / std::sqrt(var + a->epsilon) : 1.0;
+            is[l] = Acc(inv[l]);
+            wide[l] = is_wide<Acc>(inv[l]);
         }
         for (size_t j = 0; j < r; ++j) {
             for (size_t l = 0; l < w; ++l) {
                 const ptrdiff_t lj = ptrdiff_t(l0 + l);
-                Acc v = ((ld<T>(x, ptrdiff_t(j) * xrs + lj) - hi[l]) - lo[l]) * is[l];
+                Acc v = normalized(ld<T>(x, ptrdiff_t(j) * xrs + lj), hi[l], lo[l], is[l], wide[l],
+                                   mo[l].mean, inv[l]);
                 if (a->scale) v *= ld<T>(a->scale, ptrdiff_t(j) * a->scale_rs + lj * a->scale_ks);
                 if (a->bias) v += ld<T>(a->bias, ptrdiff_t(j) * a->bias_rs + lj * a->bias_ks);
                 st<T>(y, ptrdiff_t(j) * yrs + lj, identity ? v : activate<Acc>(v, a->act));

@@ -3,12 +3,15 @@
 // slot is stored). One switch per call, one loop per activation.
 //
 // Numerics (f32 errors are a few ulp unless noted; f64 ~1 ulp):
-//  - elu/celu/scaled_elu use expm1 (no cancellation near 0);
+//  - elu/celu/scaled_elu use expm1 (no cancellation near 0); celu with
+//    alpha < 0 takes alpha*expm1(t) as (alpha*e)*(e + 2), e = expm1(t/2),
+//    which stays finite wherever the result does (t = x/alpha > 0 there);
 //  - sigmoid = (x >= 0 ? 1 : e) / (1 + e), e = exp(-|x|): no overflow, and
 //    relative accuracy for very negative x;
 //  - tanh = sign(x) * t/(t + 2), t = expm1(2|x|), |x| clamped where tanh
 //    rounds to 1;
-//  - softplus(t) = max(t, 0) + log1p(exp(-|t|));
+//  - softplus(t) = max(t, 0) + log1p(exp(-|t|)), with max(t, 0) taken as
+//    x (or alpha*beta*x) by the sign of t: no overflow where s*x overflows;
 //  - gelu = x * (x < 0 ? c : 1 - c), c = erfc(|x|/sqrt 2)/2 (relative
 //    accuracy on the negative tail; f64 takes erfc from libm lane by lane).
 // NaN propagates through every activation. Infinities follow the formula in
@@ -57,10 +60,10 @@ inline typename V::R tanh_v(typename V::R x) {
     return V::xor_(V::div(t, V::add(t, V::set1(E(2)))), V::sign(x));
 }
 
+// ln(1 + exp(t)) - max(t, 0).
 template <class V>
-inline typename V::R softplus_v(typename V::R t) {
-    const typename V::R e = vexp(V::sub(V::zero(), V::abs(t)));
-    return V::add(V::max(V::zero(), t), vlog1p(e));
+inline typename V::R softplus_tail(typename V::R t) {
+    return vlog1p(vexp(V::sub(V::zero(), V::abs(t))));
 }
 
 template <class V>
@@ -94,6 +97,14 @@ void act_map(const ActParams& a, const T* x, T* y, size_t n) {
                 return V::blend(V::ge(v, zero), V::mul(al, vexpm1(v)), v);
             });
         case SIMDAX_ACTIVATION_CELU:
+            if (a.alpha < 0) {  // x < 0: t = x/alpha > 0, alpha*expm1(t) may overflow
+                const R half = V::set1(E(0.5)), two = V::set1(E(2));
+                return map(x, y, n, [=](R v) {
+                    const R e = vexpm1(V::mul(V::div(v, al), half));
+                    const R neg = V::min(zero, V::mul(V::mul(al, e), V::add(e, two)));
+                    return V::add(V::max(zero, v), neg);
+                });
+            }
             return map(x, y, n, [=](R v) {
                 const R neg = V::min(zero, V::mul(al, vexpm1(V::div(v, al))));
                 return V::add(V::max(zero, v), neg);
@@ -116,9 +127,17 @@ void act_map(const ActParams& a, const T* x, T* y, size_t n) {
         case SIMDAX_ACTIVATION_SCALED_TANH:
             return map(x, y, n, [=](R v) { return V::mul(al, tanh_v<V>(V::mul(be, v))); });
         case SIMDAX_ACTIVATION_SOFTPLUS:
-            return map(x, y, n, [=](R v) { return V::div(softplus_v<V>(V::mul(al, v)), al); });
-        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS:
-            return map(x, y, n, [=](R v) { return V::mul(al, softplus_v<V>(V::mul(be, v))); });
+            return map(x, y, n, [=](R v) {
+                const R t = V::mul(al, v);
+                return V::add(V::blend(V::gt(t, zero), zero, v), V::div(softplus_tail<V>(t), al));
+            });
+        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS: {
+            const R ab = V::set1(E(double(a.alpha) * double(a.beta)));
+            return map(x, y, n, [=](R v) {
+                const R t = V::mul(be, v);
+                return V::add(V::blend(V::gt(t, zero), zero, V::mul(ab, v)), V::mul(al, softplus_tail<V>(t)));
+            });
+        }
         case SIMDAX_ACTIVATION_SOFTSIGN:
             return map(x, y, n, [=](R v) { return V::div(v, V::add(one, V::abs(v))); });
         case SIMDAX_ACTIVATION_THRESHOLDED_RELU:

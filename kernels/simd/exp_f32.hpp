@@ -9,8 +9,10 @@
 //   to [-104, 89]: results below 2^-150 round to 0, above 88.72 overflow to
 //   +inf. exp(-inf) = 0, exp(+inf) = +inf, exp(NaN) = NaN.
 // expm1_f32: e^x - 1 as 2^n * (e^r - 1) + (2^n - 1), exact cancellation-free
-//   form: relative error about 1 ulp near 0 (n = 0 there). Valid for
-//   x <= 88 (larger x gives expm1(88)); x <= -88 gives -1. NaN -> NaN.
+//   form: relative error about 1 ulp near 0 (n = 0 there). Evaluated at half
+//   size and doubled, so 2^(n-1) stays finite for n = 128: above 88.72 the
+//   result overflows to +inf (input clamped to 89); x <= -88 gives -1.
+//   NaN -> NaN.
 #pragma once
 
 #include "simd/vec.hpp"
@@ -51,12 +53,13 @@ inline VF::R exp_f32(VF::R x) {
 }
 
 inline VF::R expm1_f32(VF::R x) {
-    x = VF::max(VF::set1(-88.0f), VF::min(VF::set1(88.0f), x));
+    x = VF::max(VF::set1(-88.0f), VF::min(VF::set1(89.0f), x));
     VF::R n;
     const VF::R r = exp32::reduce(x, n);
     const VF::R em = VF::fma(VF::mul(r, r), exp32::q(r), r);  // e^r - 1
-    const VF::R s = VF::ldexp(VF::set1(1.0f), n);             // exact
-    return VF::fma(s, em, VF::sub(s, VF::set1(1.0f)));
+    const VF::R h = VF::ldexp(VF::set1(0.5f), n);             // 2^(n-1), exact
+    const VF::R half = VF::fma(h, em, VF::sub(h, VF::set1(0.5f)));
+    return VF::add(half, half);
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

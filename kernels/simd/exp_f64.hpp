@@ -5,8 +5,9 @@
 // error of e^r 1.6e-17 on [-ln2/2, ln2/2]): max error about 1 ulp.
 // exp_f64: input clamped to [-746, 710]; exp(-inf) = 0, exp(+inf) = +inf,
 //   NaN -> NaN; subnormal results round once.
-// expm1_f64: valid for x <= 709 (larger x gives expm1(709)); relative error
-//   about 1 ulp near 0; x <= -709 gives -1.
+// expm1_f64: relative error about 1 ulp near 0; evaluated at half size like
+//   expm1_f32, so above 709.78 it overflows to +inf (input clamped to 710);
+//   x <= -709 gives -1.
 #pragma once
 
 #include "simd/vec.hpp"
@@ -44,12 +45,13 @@ inline VD::R exp_f64(VD::R x) {
 }
 
 inline VD::R expm1_f64(VD::R x) {
-    x = VD::max(VD::set1(-709.0), VD::min(VD::set1(709.0), x));
+    x = VD::max(VD::set1(-709.0), VD::min(VD::set1(710.0), x));
     VD::R n;
     const VD::R r = exp64::reduce(x, n);
     const VD::R em = VD::fma(VD::mul(r, r), exp64::q(r), r);
-    const VD::R s = VD::ldexp(VD::set1(1.0), n);
-    return VD::fma(s, em, VD::sub(s, VD::set1(1.0)));
+    const VD::R h = VD::ldexp(VD::set1(0.5), n);  // 2^(n-1), finite for n = 1024
+    const VD::R half = VD::fma(h, em, VD::sub(h, VD::set1(0.5)));
+    return VD::add(half, half);
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -5,16 +5,22 @@
 //     Block (count, mean, M2) are folded into the state in double (Chan et
 //     al.), so a float32 group with mean 1e4 and std 1 keeps its digits.
 //     Float blocks holding |x| > kHugeF32 (whose squared deviations could
-//     overflow float) are summed in double instead.
+//     overflow float), or only tiny values whose squared deviations sum below
+//     kTinyVarF32 (subnormal rounding eats their digits), are summed in
+//     double instead.
 //   normalize: y = act(scale*((x - mean_hi) - mean_lo)*inv_std + bias), the
 //     double mean split into two floats (x - mean_hi is exact near the mean).
+//     An inv_std beyond float (epsilon 0, variance below ~1e-77) takes
+//     (x - mean)*inv_std in double instead ("wide"; mvn_cols and mvn_rows
+//     too, after redoing such a group's statistics in double).
 //   mvn_cols: the same per lane over strided rows (row blocks of kColRows).
 //   mvn_rows: whole rows, statistics in the compute type: pass A sums
 //     d = x - x[0] (shift s = x[0] + mean(d)), pass B sums e = x - s and e^2;
 //     mean = s + sum(e)/n carried as the pair (s, sum(e)/n). Sums run in
 //     4 (A) / 2+2 (B) vector accumulators per block of kMomentsBlock and
 //     block sums in one more vector. A row whose sums are not finite (huge
-//     |x| whose squares overflow float, or a NaN/inf) is redone in double.
+//     |x| whose squares overflow float, or a NaN/inf) is redone in double,
+//     as is one whose variance + epsilon is below kTinyVarF32.
 //     Output y = act(scale*((x - s)*inv - sum(e)/n*inv) + bias), folded into
 //     one FMA after the subtraction when scale and bias are constant on the
 //     row.
@@ -23,6 +29,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -38,10 +45,34 @@ constexpr size_t kNormBlock = 512;
 constexpr size_t kMvnColRows = 64;
 // Above this magnitude, (x - shift)^2 summed over a block may overflow float.
 constexpr float kHugeF32 = 1e17f;
+// Below this, a float sum of squared deviations (or variance + epsilon) has
+// lost digits to subnormal rounding; it is redone in double. A block with a
+// value of magnitude >= kTinyAbsF32 and any other value deviates by at least
+// 2^-50 (half the float spacing there), so only blocks of values under
+// kTinyAbsF32 fall below it without being constant (c2 exactly 0).
+constexpr float kTinyVarF32 = 0x1p-100f;
+constexpr float kTinyAbsF32 = 0x1p-25f;
 
 template <class T>
 inline bool is_huge(typename Vec<T>::E amax) {
     return sizeof(typename Vec<T>::E) == 4 && amax > typename Vec<T>::E(kHugeF32);
+}
+
+// A block of tiny values whose float sum of squared deviations c2 is too
+// small to trust (zeros excepted: their c2 = 0 is exact).
+template <class T>
+inline bool is_tiny(typename Vec<T>::E amax, typename Vec<T>::E c2) {
+    using E = typename Vec<T>::E;
+    return sizeof(E) == 4 && c2 < E(kTinyVarF32) && amax > E(0) && amax < E(kTinyAbsF32);
+}
+
+// A float group whose 1/sqrt(var + eps) is finite but beyond float:
+// normalised in double. (inf: var + eps = 0, all x equal the mean, NaN
+// either way.)
+template <class E>
+inline bool is_wide(double inv_std) {
+    return sizeof(E) == 4 && inv_std > double(std::numeric_limits<float>::max()) &&
+           inv_std <= std::numeric_limits<double>::max();
 }
 
 inline void chan_combine(Moments* s, double nb, double mb, double m2b) {
@@ -85,7 +116,7 @@ void moments(const void* xv, size_t n, Moments* st) {
             am = V::max(am, V::abs(v));
             s0 = V::add(s0, V::sub(v, sh));
         }
-        if (is_huge<T>(V::hmax(am))) {
+        const auto in_double = [&] {
             double ds = 0, c1 = 0, c2 = 0;
             const double dsh = double(shift);
             for (size_t q = 0; q < nb; ++q) ds += double(to_e(xb[q])) - dsh;
@@ -96,6 +127,10 @@ void moments(const void* xv, size_t n, Moments* st) {
                 c2 += e * e;
             }
             chan_combine(st, double(nb), dsh + (ddm + c1 / double(nb)), c2 - c1 * c1 / double(nb));
+        };
+        const E amax = V::hmax(am);
+        if (is_huge<T>(amax)) {
+            in_double();
             continue;
         }
         const E dm = V::hsum(V::add(V::add(s0, s1), V::add(s2, s3))) / E(nb);
@@ -116,8 +151,13 @@ void moments(const void* xv, size_t n, Moments* st) {
             a0 = V::add(a0, e);
             q0 = V::fma(e, e, q0);
         }
+        const E c2f = V::hsum(V::add(q0, q1));
+        if (is_tiny<T>(amax, c2f)) {
+            in_double();
+            continue;
+        }
         const double c1 = double(V::hsum(V::add(a0, a1)));
-        const double c2 = double(V::hsum(V::add(q0, q1)));
+        const double c2 = double(c2f);
         const double dn = double(nb);
         chan_combine(st, dn, double(shift) + (double(dm) + c1 / dn), c2 - c1 * c1 / dn);
     }
@@ -162,13 +202,11 @@ void finish(typename Vec<T>::E* t, size_t n, const T* sc, ptrdiff_t ss, const T*
 }
 
 template <class T>
-void normalize(const void* xv, void* yv, size_t n, const NormArgs* a) {
-    const VecScope scope;
+void normalize_run(const T* x, T* y, size_t n, const NormArgs* a) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
-    const T* x = static_cast<const T*>(xv);
-    T* y = static_cast<T*>(yv);
+    const bool wide = is_wide<E>(a->inv_std);
     const E mh = E(a->mean);
     const R vmh = V::set1(mh), vml = V::set1(E(a->mean - double(mh))), inv = V::set1(E(a->inv_std));
     const T* sc = static_cast<const T*>(a->scale);
@@ -182,6 +220,8 @@ void normalize(const void* xv, void* yv, size_t n, const NormArgs* a) {
         else
             t = buf;
         size_t i = 0;
+        if (wide)  // inv_std beyond float: (x - mean) * inv_std in double
+            for (; i < nb; ++i) t[i] = E((double(to_e(x[b + i])) - a->mean) * a->inv_std);
         for (; i + V::N <= nb; i += V::N)
             V::store(t + i, V::mul(V::sub(V::sub(V::load(x + b + i), vmh), vml), inv));
         if (i < nb)
@@ -189,6 +229,12 @@ void normalize(const void* xv, void* yv, size_t n, const NormArgs* a) {
         finish<T>(t, nb, sc ? sc + ptrdiff_t(b) * a->scale_stride : nullptr, a->scale_stride,
                   bi ? bi + ptrdiff_t(b) * a->bias_stride : nullptr, a->bias_stride, a->act, y + b);
     }
+}
+
+template <class T>
+void normalize(const void* x, void* y, size_t n, const NormArgs* a) {
+    const VecScope scope;
+    normalize_run(static_cast<const T*>(x), static_cast<T*>(y), n, a);
 }
 
 template <class T, int NV, bool PARTIAL>
@@ -210,8 +256,8 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         m2[u] = wsplat<V>(0.0);
     }
     double cnt = 0;
-    bool huge = false;
-    for (size_t j0 = 0; j0 < r && !huge; j0 += kMvnColRows) {
+    bool redo = false;  // the statistics in double instead
+    for (size_t j0 = 0; j0 < r && !redo; j0 += kMvnColRows) {
         const size_t j1 = r - j0 < kMvnColRows ? r : j0 + kMvnColRows;
         const double nb = double(j1 - j0);
         R s[NV], a1[NV], a2[NV], am = V::zero();
@@ -227,7 +273,7 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
             }
         }
         if (is_huge<T>(V::hmax(am))) {
-            huge = true;
+            redo = true;
             break;
         }
         const R rn = V::set1(E(1) / E(j1 - j0));
@@ -256,8 +302,21 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
     R mh[NV], ml[NV], inv[NV];
     const W weps = wsplat<V>(a.epsilon), wr = wsplat<V>(1.0 / double(r));
     const size_t lanes = size_t(NV - 1) * V::N + tail;
-    if (huge) {  // |x| beyond float squares: per-lane two-pass statistics in double
-        alignas(64) double dm[NV * V::N] = {}, dq[NV * V::N] = {};
+    if (!redo && sizeof(E) == 4 && a.normalize_variance && a.epsilon < double(kTinyVarF32)) {
+        // A lane whose variance + epsilon is tiny (epsilon 0, values ~1e-38
+        // apart) lost its digits to subnormal rounding in the float sums.
+        alignas(64) double q[NV * V::N];
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
+            for (int h = 0; h < W::H; ++h) VD::store(q + size_t(u) * V::N + size_t(h) * VD::N, m2[u].h[h]);
+        for (size_t l = 0; l < lanes; ++l) redo |= q[l] / double(r) + a.epsilon < double(kTinyVarF32);
+    }
+    // Wide: some lane's 1/sqrt(var + eps) is beyond float; every lane is
+    // then normalised in double with dm and dinv.
+    alignas(64) double dm[NV * V::N], dinv[NV * V::N];
+    bool wide = false;
+    if (redo) {  // huge |x| or a tiny variance: per-lane two-pass statistics in double
+        alignas(64) double dq[NV * V::N];
+        for (size_t l = 0; l < NV * V::N; ++l) dm[l] = dq[l] = dinv[l] = 0;
         for (size_t l = 0; l < lanes; ++l) {
             double acc = 0;
             for (size_t j = 0; j < r; ++j) acc += double(to_e(x[ptrdiff_t(j) * xrs + ptrdiff_t(l)]));
@@ -268,6 +327,8 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
                 q += e * e;
             }
             dq[l] = q;
+            dinv[l] = a.normalize_variance ? 1.0 / std::sqrt(q / double(r) + a.epsilon) : 1.0;
+            wide |= is_wide<E>(dinv[l]);
         }
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
             for (int h = 0; h < W::H; ++h) {
@@ -295,9 +356,14 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         const T* xr = x + ptrdiff_t(j) * xrs;
         T* yr = y + ptrdiff_t(j) * yrs;
         if (j + kColPrefetch < r) prefetch_row(yr + kColPrefetch * yrs, pf_bytes, true);
-        SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
-            V::store(t + size_t(u) * V::N,
-                     V::mul(V::sub(V::sub(ld_lane<NV, PARTIAL>(xr, u, tail, V::zero()), mh[u]), ml[u]), inv[u]));
+        if (wide) {
+            for (size_t q = 0; q < NV * V::N; ++q)
+                t[q] = q < lanes ? E((double(to_e(xr[q])) - dm[q]) * dinv[q]) : E(0);
+        } else {
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
+                V::store(t + size_t(u) * V::N,
+                         V::mul(V::sub(V::sub(ld_lane<NV, PARTIAL>(xr, u, tail, V::zero()), mh[u]), ml[u]), inv[u]));
+        }
         const bool plain = !sc && !bi && a.act.type == SIMDAX_ACTIVATION_IDENTITY;
         if (plain) {
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
@@ -336,6 +402,8 @@ constexpr size_t kMvnPreconvert = 2048;  // float16/bfloat16 scale/bias converte
 template <class E>
 struct RowMoments {
     E mh, ml, inv;
+    bool wide;           // inv beyond float: normalise with mean, inv_wide in double
+    double mean, inv_wide;
 };
 
 // Pass A or B over a row: sums of (x - sh) (B: and their squares).
@@ -397,14 +465,20 @@ inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, const Mv
     const E s = x0 + sd / E(n);
     row_sums<T, true>(x, n, s, c1, q);
     RowMoments<E> m;
+    m.wide = false;
     if (std::isfinite(q) && std::isfinite(c1) && std::isfinite(s)) {
         m.mh = s;
         m.ml = c1 / E(n);
         const E var = (q - c1 * m.ml) / E(n);
-        m.inv = a.normalize_variance ? E(1) / std::sqrt(var + E(a.epsilon)) : E(1);
-        return m;
+        // A float variance + epsilon this small lost its digits to subnormal
+        // rounding (epsilon 0, values ~1e-38 apart): redone in double.
+        if (!a.normalize_variance || sizeof(E) == 8 || !(var + E(a.epsilon) < E(kTinyVarF32))) {
+            m.inv = a.normalize_variance ? E(1) / std::sqrt(var + E(a.epsilon)) : E(1);
+            return m;
+        }
     }
-    // Huge magnitudes, NaN or inf: two passes in double (NaN/inf give NaN).
+    // Huge magnitudes, NaN or inf, a tiny variance: two passes in double
+    // (NaN/inf give NaN).
     double ds = 0;
     for (size_t i = 0; i < n; ++i) ds += double(to_e(x[i]));
     const double mean = ds / double(n);
@@ -415,7 +489,10 @@ inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, const Mv
     }
     m.mh = E(mean);
     m.ml = E(mean - double(m.mh));
-    m.inv = a.normalize_variance ? E(1.0 / std::sqrt(dq / double(n) + a.epsilon)) : E(1);
+    m.inv_wide = a.normalize_variance ? 1.0 / std::sqrt(dq / double(n) + a.epsilon) : 1.0;
+    m.inv = E(m.inv_wide);
+    m.mean = mean;
+    m.wide = is_wide<E>(m.inv_wide);
     if (!(dq == dq)) m.mh = m.ml = E(__builtin_nan(""));  // inf - inf in the sum
     return m;
 }
@@ -574,6 +651,14 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
         const void* pfw = stream ? nullptr : yr;  // streamed rows need no read for ownership
         const RowMoments<E> mo = conv ? row_moments(static_cast<const E*>(xf), n, a, pfw, sizeof(T))
                                       : row_moments(xr, n, a, pfw, sizeof(T));
+        if (mo.wide) {
+            const T* sc = static_cast<const T*>(a.scale);
+            const T* bi = static_cast<const T*>(a.bias);
+            const NormArgs na{mo.mean, mo.inv_wide, sc ? sc + ptrdiff_t(g) * a.scale_rs : nullptr, a.scale_ks,
+                              bi ? bi + ptrdiff_t(g) * a.bias_rs : nullptr, a.bias_ks, a.act};
+            normalize_run(xr, yr, n, &na);
+            continue;
+        }
         const AffineRow<T> sc = affine_row<T>(a.scale, a.scale_rs, a.scale_ks, g, E(1), ps);
         const AffineRow<T> bi = affine_row<T>(a.bias, a.bias_rs, a.bias_ks, g, E(0), pb);
         const R vmh = V::set1(mo.mh);

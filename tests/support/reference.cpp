@@ -168,7 +168,12 @@ double ref_activation(double x, const simdax_activation_desc& act) {
         case SIMDAX_ACTIVATION_LEAKY_RELU: return x >= 0 ? x : a * x;
         // expm1/erfc/log1p are the same formulas, just more accurate in double.
         case SIMDAX_ACTIVATION_ELU: return x >= 0 ? x : a * std::expm1(x);
-        case SIMDAX_ACTIVATION_CELU: return std::max(0.0, x) + std::min(0.0, a * std::expm1(x / a));
+        case SIMDAX_ACTIVATION_CELU: {
+            // alpha < 0: a * expm1(t) as (a * e) * (e + 2), e = expm1(t / 2),
+            // finite wherever the product is (float64 inputs near the top).
+            const double e = std::expm1(x / a * (a < 0 ? 0.5 : 1.0));
+            return std::max(0.0, x) + std::min(0.0, a < 0 ? a * e * (e + 2) : a * e);
+        }
         case SIMDAX_ACTIVATION_SCALED_ELU: return x > 0 ? c * x : c * a * std::expm1(x);
         case SIMDAX_ACTIVATION_SIGMOID: return 1.0 / (1.0 + std::exp(-x));
         case SIMDAX_ACTIVATION_HARD_SIGMOID: return ref_hard_sigmoid(x, a, b);
@@ -176,10 +181,13 @@ double ref_activation(double x, const simdax_activation_desc& act) {
         case SIMDAX_ACTIVATION_SCALED_TANH: return a * std::tanh(b * x);
         case SIMDAX_ACTIVATION_SOFTPLUS:
         case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS: {
-            // ln(1 + exp(t)) = t + ln(1 + exp(-t)) for large t (no overflow).
-            const double t = act.type == SIMDAX_ACTIVATION_SOFTPLUS ? a * x : b * x;
-            const double l = t > 30 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t));
-            return act.type == SIMDAX_ACTIVATION_SOFTPLUS ? l / a : a * l;
+            // ln(1 + exp(t)) = max(t, 0) + ln(1 + exp(-|t|)), max(t, 0) scaled
+            // back as x or a*b*x: no overflow where t does (float64 inputs).
+            const bool sp = act.type == SIMDAX_ACTIVATION_SOFTPLUS;
+            const double t = sp ? a * x : b * x;
+            const double l = std::log1p(std::exp(-std::fabs(t)));
+            if (sp) return (t > 0 ? x : 0.0) + l / a;
+            return (t > 0 ? a * b * x : 0.0) + a * l;
         }
         case SIMDAX_ACTIVATION_SOFTSIGN: return x / (1.0 + std::fabs(x));
         case SIMDAX_ACTIVATION_THRESHOLDED_RELU: return x > a ? x : 0.0;
