@@ -253,7 +253,9 @@ SIMDAX_API simdax_status simdax_operator_execute_parallel(const simdax_operator*
 
 /* A small built-in pool for callers without one: threads - 1 workers plus
  * the calling thread. simdax_threadpool_parallel() gives the hook to pass
- * to execute_parallel. One parallel-for at a time per pool. */
+ * to execute_parallel. One parallel-for at a time per pool. After a call
+ * the workers spin for up to about a millisecond before they sleep, so
+ * back-to-back calls do not pay for waking them. */
 typedef struct simdax_threadpool simdax_threadpool;
 SIMDAX_API simdax_status simdax_threadpool_create(uint32_t threads, simdax_threadpool** pool);
 SIMDAX_API void simdax_threadpool_destroy(simdax_threadpool* pool);
