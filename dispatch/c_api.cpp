@@ -1,4 +1,5 @@
 // The C API: create (validate + plan), execute (bind + run), destroy.
+#include <cstdint>
 #include <new>
 
 #include "active_isa.hpp"
@@ -14,9 +15,19 @@ struct simdax_operator {
 namespace simdax {
 namespace {
 
+// base + offset, saturated: validation bounds a span near 2^63, not the
+// address it is added to (a plain int64 sum could overflow, UB).
+int64_t at(intptr_t base, int64_t off) {
+    int64_t r;
+    if (__builtin_add_overflow(int64_t(base), off, &r))
+        return off > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
 bool overlaps(const Plan& p, const void* a, int oa, const void* b, int ob) {
     const auto pa = reinterpret_cast<intptr_t>(a), pb = reinterpret_cast<intptr_t>(b);
-    return pa + p.span_lo[oa] < pb + p.span_hi[ob] && pb + p.span_lo[ob] < pa + p.span_hi[oa];
+    return at(pa, p.span_lo[oa]) < at(pb, p.span_hi[ob]) &&
+           at(pb, p.span_lo[ob]) < at(pa, p.span_hi[oa]);
 }
 
 simdax_status check_bindings(const Plan& p, const simdax_bindings* b) {

@@ -41,6 +41,9 @@ void push(Dims* ds, const Dim& d) {
 bool unit(const Dim& d, int o) { return d.stride[o] == 1; }
 
 // Bytes an operand touches relative to its base: [lo, hi).
+// Overflow-free: validation bounds (sum of |stride| * (size - 1) + 1) * esize
+// by INT64_MAX for non-empty tensors, and a broadcast Scale/Bias dim has
+// stride 0 here.
 void span(const Problem& p, int o, size_t esize, int64_t* lo, int64_t* hi) {
     int64_t a = 0, b = 0;
     for (uint32_t d = 0; d < p.rank; ++d) {

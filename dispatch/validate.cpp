@@ -79,6 +79,11 @@ simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool i
             return fail(SIMDAX_ERROR_OVERFLOW, "%s.strides: the byte offset overflows 64 bits",
                         name);
     }
+    // The byte range [lo, hi) the planner forms (one element past the
+    // farthest) must be representable too.
+    int64_t end;
+    if (__builtin_add_overflow(reach, 1, &end) || __builtin_mul_overflow(end, esize, &end))
+        return fail(SIMDAX_ERROR_OVERFLOW, "%s.strides: the byte offset overflows 64 bits", name);
     if (!is_output) return SIMDAX_OK;
     // No self-overlap: sorted by |stride|, each stride must step past
     // everything the smaller ones reach (sufficient, and exact for the

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cfenv>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -34,6 +35,7 @@
 #include "support/dtype.hpp"
 #include "support/op_runner.hpp"
 #include "support/random_case.hpp"
+#include "support/reference.hpp"
 #include "support/tensor_buffer.hpp"
 
 namespace {
@@ -660,6 +662,104 @@ TEST(NumericHostilityFuzzFindings, EmptyTensorWithHugeSizesIsAccepted) {
     EXPECT_EQ(simdax_mean_variance_normalization(&m6, nullptr, nullptr, nullptr, nullptr),
               SIMDAX_ERROR_OVERFLOW);
     EXPECT_NE(std::string(simdax_last_error()).find("scale.sizes"), std::string::npos) << simdax_last_error();
+}
+
+// Strides whose farthest byte is representable but whose end (one element
+// past it) is not: rejected, since the planner forms that end in int64
+// (signed overflow before). One that fits is accepted, and execute's
+// overlap test on it (address + span near 2^63) must not overflow either.
+TEST(NumericHostilityFuzzFindings, HugeStrideSpanIsRejectedOrOverflowFree) {
+    const int64_t sizes[1] = {2};
+    const int64_t bad[1] = {std::numeric_limits<int64_t>::max() / 4};  // 4 * (s + 1) = 2^63
+    const simdax_tensor_desc x{SIMDAX_DTYPE_FLOAT32, 1, sizes, bad};
+    const simdax_tensor_desc y{SIMDAX_DTYPE_FLOAT32, 1, sizes, nullptr};
+    const uint32_t axes[1] = {0};
+    const simdax_axes_op_desc d{&x, &y, 1, axes};
+    const simdax_operator_desc od{SIMDAX_OPERATOR_SOFTMAX, &d};
+    simdax_operator* op = nullptr;
+    EXPECT_EQ(simdax_operator_create(&od, &op), SIMDAX_ERROR_OVERFLOW);
+    EXPECT_EQ(op, nullptr);
+    const int64_t ok[1] = {std::numeric_limits<int64_t>::max() / 4 - 1};
+    const simdax_tensor_desc x2{SIMDAX_DTYPE_FLOAT32, 1, sizes, ok};
+    const simdax_axes_op_desc d2{&x2, &y, 1, axes};
+    const simdax_operator_desc od2{SIMDAX_OPERATOR_SOFTMAX, &d2};
+    ASSERT_EQ(simdax_operator_create(&od2, &op), SIMDAX_OK) << simdax_last_error();
+    std::vector<float> buf(64);
+    const simdax_bindings b{buf.data(), nullptr, nullptr, buf.data() + 8};
+    EXPECT_EQ(simdax_operator_execute(op, &b), SIMDAX_ERROR_OVERLAP);  // nothing read
+    simdax_operator_destroy(op);
+}
+
+// Cols form with a negative row stride: the prefetch address row + 8 * stride
+// was formed with an unsigned 8 (a huge offset, pointer overflow under
+// UBSan); it is formed only for rows inside the tensor now.
+TEST(NumericHostilityFuzzFindings, ColsWithNegativeRowStride) {
+    for (const simdax_dtype dt : kDtypes) {
+        SCOPED_TRACE(dtype_name(dt));
+        const auto gen = [](int64_t i) { return double(i % 13) * 0.25 - 1.0; };
+        for (const simdax_operator_type op :
+             {SIMDAX_OPERATOR_SOFTMAX, SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_HARDMAX,
+              SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION})
+            run_checked(op_spec(op, {0}), dt, {20, 33}, gen, {-33, 1});
+    }
+}
+
+// Activation parameters whose product overflows although the result is
+// finite: scaled_elu's gamma*alpha (times expm1(0) = 0 gave NaN),
+// parametric softplus's alpha*beta, linear's alpha*x before + beta.
+TEST(NumericHostilityFuzzFindings, ActivationParameterProductsDoNotOverflow) {
+    for (const simdax_dtype dt : {SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT16}) {
+        SCOPED_TRACE(dtype_name(dt));
+        OpSpec spec = op_spec(SIMDAX_OPERATOR_ACTIVATION);
+        const auto small = [](int64_t i) { return i % 3 == 0 ? 0.0 : -double(i % 7) * 1e-3; };
+        spec.activation = simdax_activation_desc{SIMDAX_ACTIVATION_SCALED_ELU, 1e30f, 0, 1e30f};
+        run_checked(spec, dt, {40}, small);
+        spec.activation = simdax_activation_desc{SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS, 1e20f, 1e20f, 0};
+        run_checked(spec, dt, {40}, [](int64_t i) { return double(i % 5) * 1e-25; });
+    }
+    OpSpec lin = op_spec(SIMDAX_OPERATOR_ACTIVATION);
+    lin.activation = simdax_activation_desc{SIMDAX_ACTIVATION_LINEAR, 2.0f, -FLT_MAX, 0};
+    run_checked(lin, SIMDAX_DTYPE_FLOAT32, {40}, [](int64_t i) { return FLT_MAX / double(1 + i % 2); });
+}
+
+// HardSigmoid with alpha 0 on +-inf: SPEC's formula in IEEE arithmetic has
+// 0 * inf = NaN, and the clamp propagates it (the reference returned 0, an
+// artefact of std::max/min argument order; the kernels already gave NaN).
+TEST(NumericHostilityFuzzFindings, HardSigmoidZeroAlphaOnInfinityIsNaN) {
+    for (const simdax_dtype dt : kDtypes) {
+        SCOPED_TRACE(dtype_name(dt));
+        OpSpec spec = op_spec(SIMDAX_OPERATOR_HARD_SIGMOID);
+        spec.alpha = 0.0f;
+        spec.beta = 0.75f;
+        const auto gen = [](int64_t i) {
+            return i % 3 == 0 ? INFINITY : (i % 3 == 1 ? -INFINITY : double(i));
+        };
+        run_checked(spec, dt, {37}, gen);
+        EXPECT_TRUE(std::isnan(ref_hard_sigmoid(INFINITY, 0.0, 0.75)));
+        EXPECT_EQ(ref_hard_sigmoid(5.0, 0.0, 0.75), 0.75);
+    }
+}
+
+// MVN with a Scale broadcast over the group holding +-inf: the rows kernel
+// folded inv_std * scale and mean_lo * inv_std * scale (inf * 0 = NaN for
+// the whole row); SPEC's scale * (x - mean) / std is +-inf.
+TEST(NumericHostilityFuzzFindings, MvnInfiniteBroadcastScale) {
+    for (const simdax_dtype dt : kDtypes) {
+        SCOPED_TRACE(dtype_name(dt));
+        for (const FormCase& f : forms()) {
+            SCOPED_TRACE(f.name);
+            OpSpec spec = op_spec(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, f.axes);
+            std::vector<int64_t> ssizes = f.sizes;
+            ssizes[f.axes[0]] = 1;
+            Operands io{TensorBuffer(dt, f.sizes, f.x_strides, Role::Input), nullptr, nullptr,
+                        TensorBuffer(dt, f.sizes, {}, Role::Output)};
+            io.scale = std::make_unique<TensorBuffer>(dt, ssizes, std::vector<int64_t>{}, Role::Input);
+            io.x.fill([](int64_t i) { return double(i % 7) * 0.5 + 0.1; });
+            io.scale->fill([](int64_t i) { return i % 2 ? -INFINITY : INFINITY; });
+            const CheckResult r = run_and_check(spec, io);
+            EXPECT_TRUE(r.ok) << r.report;
+        }
+    }
 }
 
 #ifdef SIMDAX_TEST_X86

@@ -30,7 +30,10 @@ Acc activate(Acc x, const ActParams& a) {
     const Acc alpha = Acc(a.alpha), beta = Acc(a.beta), gamma = Acc(a.gamma);
     switch (a.type) {
         case SIMDAX_ACTIVATION_IDENTITY: return x;
-        case SIMDAX_ACTIVATION_LINEAR: return alpha * x + beta;
+        case SIMDAX_ACTIVATION_LINEAR:
+            // Fused (as the SIMD kernels): alpha*x beyond the range with
+            // beta bringing it back is still finite.
+            return std::fma(alpha, x, beta);
         case SIMDAX_ACTIVATION_RELU: return x < Acc(0) ? Acc(0) : x;
         case SIMDAX_ACTIVATION_LEAKY_RELU: return x >= Acc(0) ? x : alpha * x;
         case SIMDAX_ACTIVATION_ELU: return x >= Acc(0) ? x : alpha * std::expm1(x);
@@ -38,7 +41,9 @@ Acc activate(Acc x, const ActParams& a) {
             if (std::isnan(x)) return x;  // fmin would drop it
             return (x > Acc(0) ? x : Acc(0)) + celu_neg(x, alpha);
         case SIMDAX_ACTIVATION_SCALED_ELU:
-            return x > Acc(0) ? gamma * x : gamma * alpha * std::expm1(x);
+            // gamma*(alpha*expm1(x)): gamma*alpha may overflow where the
+            // result does not (x = 0, alpha = gamma = 1e30).
+            return x > Acc(0) ? gamma * x : gamma * (alpha * std::expm1(x));
         case SIMDAX_ACTIVATION_SIGMOID: return Acc(1) / (Acc(1) + std::exp(-x));
         case SIMDAX_ACTIVATION_HARD_SIGMOID: {
             const Acc v = alpha * x + beta;
@@ -53,7 +58,9 @@ Acc activate(Acc x, const ActParams& a) {
         }
         case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS: {
             const Acc t = beta * x, ab = Acc(double(a.alpha) * double(a.beta));
-            return (t > Acc(0) ? ab * x : Acc(0)) + alpha * softplus_tail(t);
+            // ab beyond Acc: alpha*t (t overflows only where the result does).
+            const Acc lin = std::isfinite(ab) ? ab * x : alpha * t;
+            return (t > Acc(0) ? lin : Acc(0)) + alpha * softplus_tail(t);
         }
         case SIMDAX_ACTIVATION_SOFTSIGN: return x / (Acc(1) + std::fabs(x));
         case SIMDAX_ACTIVATION_THRESHOLDED_RELU: return x > alpha ? x : (std::isnan(x) ? x : Acc(0));

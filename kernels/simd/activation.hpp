@@ -110,6 +110,12 @@ void act_map(const ActParams& a, const T* x, T* y, size_t n) {
                 return V::add(V::max(zero, v), neg);
             });
         case SIMDAX_ACTIVATION_SCALED_ELU: {
+            // gamma*alpha beyond E (1e30 * 1e30): gamma*(alpha*expm1(x)),
+            // finite wherever the result is (inf * expm1(0) would be NaN).
+            if (!std::isfinite(double(E(a.gamma) * E(a.alpha))))
+                return map(x, y, n, [=](R v) {
+                    return V::blend(V::gt(v, zero), V::mul(ga, V::mul(al, vexpm1(v))), V::mul(ga, v));
+                });
             const R gal = V::set1(E(a.gamma) * E(a.alpha));
             return map(x, y, n, [=](R v) {
                 return V::blend(V::gt(v, zero), V::mul(gal, vexpm1(v)), V::mul(ga, v));
@@ -132,6 +138,14 @@ void act_map(const ActParams& a, const T* x, T* y, size_t n) {
                 return V::add(V::blend(V::gt(t, zero), zero, v), V::div(softplus_tail<V>(t), al));
             });
         case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS: {
+            // alpha*beta beyond E: alpha*(beta*x) instead (beta*x overflows
+            // only where the result does, |alpha*beta| > max needing
+            // |beta| > max/|alpha|).
+            if (!std::isfinite(double(E(double(a.alpha) * double(a.beta)))))
+                return map(x, y, n, [=](R v) {
+                    const R t = V::mul(be, v);
+                    return V::add(V::blend(V::gt(t, zero), zero, V::mul(al, t)), V::mul(al, softplus_tail<V>(t)));
+                });
             const R ab = V::set1(E(double(a.alpha) * double(a.beta)));
             return map(x, y, n, [=](R v) {
                 const R t = V::mul(be, v);

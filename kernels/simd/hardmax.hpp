@@ -97,7 +97,7 @@ void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
     const size_t bytes = (size_t(NV - 1) * V::N + tail) * sizeof(T);
     for (size_t j = 1; j < r; ++j) {
         const T* row = x + ptrdiff_t(j) * xrs;
-        if (pf.ahead && j + kColPrefetch < r) prefetch_row(row + kColPrefetch * xrs, bytes, false);
+        if (pf.ahead && j + kColPrefetch < r) prefetch_row(row + ptrdiff_t(kColPrefetch) * xrs, bytes, false);
         if (pf.next_bytes) prefetch_row(row + pf.next, pf.next_bytes, false);
         const R jv = V::set1(E(j));
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
@@ -110,7 +110,7 @@ void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
     }
     for (size_t j = 0; j < r; ++j) {
         T* row = y + ptrdiff_t(j) * yrs;
-        if (j + kColPrefetch < r) prefetch_row(row + kColPrefetch * yrs, bytes, true);
+        if (j + kColPrefetch < r) prefetch_row(row + ptrdiff_t(kColPrefetch) * yrs, bytes, true);
         const R jv = V::set1(E(j));
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(row, u, tail, V::blend(V::eq(at[u], jv), zero, one));
     }

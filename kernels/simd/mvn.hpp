@@ -264,7 +264,7 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) s[u] = a1[u] = a2[u] = V::zero();
         for (size_t j = j0; j < j1; ++j) {
             const T* row = x + ptrdiff_t(j) * xrs;
-            if (pf.ahead && j + kColPrefetch < r) prefetch_row(row + kColPrefetch * xrs, pf_bytes, false);
+            if (pf.ahead && j + kColPrefetch < r) prefetch_row(row + ptrdiff_t(kColPrefetch) * xrs, pf_bytes, false);
             if (pf.next_bytes && j0 == 0) prefetch_row(row + pf.next, pf.next_bytes, false);
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
                 const R v = ld_lane<NV, PARTIAL>(row, u, tail, V::zero());
@@ -355,7 +355,7 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
     for (size_t j = 0; j < r; ++j) {
         const T* xr = x + ptrdiff_t(j) * xrs;
         T* yr = y + ptrdiff_t(j) * yrs;
-        if (j + kColPrefetch < r) prefetch_row(yr + kColPrefetch * yrs, pf_bytes, true);
+        if (j + kColPrefetch < r) prefetch_row(yr + ptrdiff_t(kColPrefetch) * yrs, pf_bytes, true);
         if (wide) {
             for (size_t q = 0; q < NV * V::N; ++q)
                 t[q] = q < lanes ? E((double(to_e(xr[q])) - dm[q]) * dinv[q]) : E(0);
@@ -661,6 +661,19 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
         }
         const AffineRow<T> sc = affine_row<T>(a.scale, a.scale_rs, a.scale_ks, g, E(1), ps);
         const AffineRow<T> bi = affine_row<T>(a.bias, a.bias_rs, a.bias_ks, g, E(0), pb);
+        if (sc.constant && bi.constant &&
+            (!std::isfinite(mo.inv * sc.c) || !std::isfinite(mo.ml * (mo.inv * sc.c)))) {
+            // Folding would form inv*scale (or mean_lo*inv*scale) beyond E:
+            // an infinite Scale (inf * 0 = NaN for the whole row) or one
+            // near the top. Normalise first, then scale (per row, rare).
+            const T* scp = static_cast<const T*>(a.scale);
+            const T* bip = static_cast<const T*>(a.bias);
+            const NormArgs na{double(mo.mh) + double(mo.ml), double(mo.inv),
+                              scp ? scp + ptrdiff_t(g) * a.scale_rs : nullptr, 0,
+                              bip ? bip + ptrdiff_t(g) * a.bias_rs : nullptr, 0, a.act};
+            normalize_run(xr, yr, n, &na);
+            continue;
+        }
         const R vmh = V::set1(mo.mh);
         R va, vb;  // y = fma(x - mh, va, vb) when scale and bias are constant
         const bool folded = sc.constant && bi.constant;

@@ -41,7 +41,7 @@ void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) bm[u] = ninf;
         for (size_t j = j0; j < j1; ++j) {
             const T* row = x + ptrdiff_t(j) * xrs;
-            if (pf.ahead && j + kColPrefetch < r) prefetch_row(row + kColPrefetch * xrs, bytes, false);
+            if (pf.ahead && j + kColPrefetch < r) prefetch_row(row + ptrdiff_t(kColPrefetch) * xrs, bytes, false);
             if (pf.next_bytes && j0 == 0) prefetch_row(row + pf.next, pf.next_bytes, false);
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) bm[u] = V::max(bm[u], ld_lane<NV, PARTIAL>(row, u, tail, ninf));
         }
@@ -74,7 +74,7 @@ void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
     for (size_t j = 0; j < r; ++j) {
         const T* xr = x + ptrdiff_t(j) * xrs;
         T* yr = y + ptrdiff_t(j) * yrs;
-        if (j + kColPrefetch < r) prefetch_row(yr + kColPrefetch * yrs, bytes, true);
+        if (j + kColPrefetch < r) prefetch_row(yr + ptrdiff_t(kColPrefetch) * yrs, bytes, true);
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
             const R v = ld_lane<NV, PARTIAL>(xr, u, tail, zero);
             st_lane<NV, PARTIAL>(yr, u, tail,

@@ -367,45 +367,6 @@ bool strict() {
     return s;
 }
 
-// Known #2: validation bounds sum(|stride| * (size - 1)) * esize over the
-// dimensions of size > 1, but dispatch/planner.cpp span() computes
-// stride * (size - 1) over every dimension — size 0 included (-stride) —
-// and then (reach + 1) * esize: in int64 that overflows (UB) for strides
-// validation accepted, and pointer + span in c_api.cpp overlaps() can
-// overflow at execute. Such descriptors are not handed to the library
-// unless strict. (Empty tensors are fixed: no span is formed for them.)
-bool known_span_overflow(const Case& c) {
-    if (strict()) return false;
-    const __int128 max = std::numeric_limits<int64_t>::max();
-    for (int k = 0; k < 4; ++k) {
-        if (!c.present[k] || !c.t[k].sizes || !c.t[k].strides || c.t[k].rank > 8) continue;
-        if (count_of(c.t[k]) == 0) continue;
-        const __int128 e = __int128(simdax_dtype_size(c.t[k].dtype));
-        if (e == 0) continue;
-        // What validation accepts.
-        __int128 reach = 0;
-        bool rejected = false;
-        for (uint32_t d = 0; d < c.t[k].rank && !rejected; ++d) {
-            if (c.t[k].sizes[d] <= 1) continue;
-            const __int128 s = c.t[k].strides[d];
-            const __int128 term = (s < 0 ? -s : s) * (c.t[k].sizes[d] - 1);
-            rejected = term > max || (reach += term) * e > max;
-        }
-        if (rejected) continue;
-        // The planner's arithmetic, exactly.
-        __int128 lo = 0, hi = 0;
-        for (uint32_t d = 0; d < c.t[k].rank; ++d) {
-            const __int128 r = __int128(c.t[k].strides[d]) * (__int128(c.t[k].sizes[d]) - 1);
-            if (r > max || r < -max - 1) return true;
-            (r < 0 ? lo : hi) += r;
-            if (lo < -max - 1 || hi > max) return true;
-        }
-        const __int128 headroom = __int128(1) << 48;  // a user-space address
-        if ((hi + 1) * e > max - headroom || lo * e < -max + headroom) return true;
-    }
-    return false;
-}
-
 bool finite_params(const simdax_activation_desc& a) {
     return std::isfinite(a.alpha) && std::isfinite(a.beta) && std::isfinite(a.gamma);
 }
@@ -629,57 +590,6 @@ bool known_mvn_huge(const Case& c, const Operands& io) {
     return huge(&io.x) || huge(io.scale.get()) || huge(io.bias.get());
 }
 
-// Known #6: activations in float (float32/float16/bfloat16) with an
-// intermediate beyond FLT_MAX although the result is finite: linear/gelu
-// forms that scale first; scaled_elu(x = 0, alpha = gamma = 1e30) computes
-// gamma * alpha = inf, times expm1(0) = 0: NaN instead of 0. Not compared
-// when max|x| * p >= 1e38 or p * p >= 1e38, p = max(1, |alpha|, |beta|,
-// |gamma|), unless strict. (Softplus and parametric softplus no longer form
-// steepness * x / steepness, fixed: for them only p * p >= 1e38 is exempt.)
-bool known_activation_huge(const Case& c, const std::vector<double>& xs) {
-    if (strict() || c.t[0].dtype == SIMDAX_DTYPE_FLOAT64) return false;
-    if (c.op != SIMDAX_OPERATOR_ACTIVATION && !(is_mvn(c) && c.has_activation)) return false;
-    const double p = std::max({1.0, std::fabs(double(c.act.alpha)), std::fabs(double(c.act.beta)),
-                               std::fabs(double(c.act.gamma))});
-    if (p * p >= 1e38) return true;
-    if (c.act.type == SIMDAX_ACTIVATION_SOFTPLUS || c.act.type == SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS)
-        return false;
-    for (double v : xs)
-        if (std::isfinite(v) && std::fabs(v) * p >= 1e38) return true;
-    return false;
-}
-
-// Known #7 (SPEC question): HardSigmoid with alpha = 0 on an infinite
-// input: alpha * x = 0 * inf = NaN, then max(0, min(NaN + beta, 1)); the
-// reference's std::max/min return 0 (the clamp ignores the NaN, as IEEE
-// maxNum/minNum and the limit alpha -> 0 do), the kernels return NaN.
-// Not compared unless strict.
-bool known_hard_sigmoid_zero_alpha(const Case& c, const std::vector<double>& xs) {
-    if (strict()) return false;
-    const bool hs = c.op == SIMDAX_OPERATOR_HARD_SIGMOID
-                        ? c.hs_alpha == 0.0f
-                        : (c.op == SIMDAX_OPERATOR_ACTIVATION || (is_mvn(c) && c.has_activation)) &&
-                              c.act.type == SIMDAX_ACTIVATION_HARD_SIGMOID && c.act.alpha == 0.0f;
-    if (!hs) return false;
-    if (is_mvn(c)) return true;  // the normalised values may be infinite too
-    for (double v : xs)
-        if (std::isinf(v)) return true;
-    return false;
-}
-
-// Known #11: MVN on the SIMD ISAs with a Scale broadcast over the group
-// (size 1 on the reduced axes) holding +-inf: NaN instead of the +-inf of
-// scale * (x - mean) / std (the scalar kernel is right). Not compared when a
-// Scale or Bias value is infinite unless strict.
-bool known_mvn_infinite_scale(const Case& c, const Operands& io) {
-    if (strict() || !is_mvn(c)) return false;
-    for (const TensorBuffer* t : {io.scale.get(), io.bias.get()})
-        if (t)
-            for (double v : t->read())
-                if (std::isinf(v)) return true;
-    return false;
-}
-
 // Not a finding: a fused activation with a huge parameter (hard_sigmoid
 // alpha 1e30) amplifies the last-bit rounding of the group mean beyond any
 // tolerance (x - mean is 0 in the reference, 1e-16 in the kernel, times
@@ -694,20 +604,6 @@ bool ill_conditioned(const Case& c) {
     return std::max({std::fabs(c.act.alpha), std::fabs(c.act.beta), std::fabs(c.act.gamma)}) > 1e4f;
 }
 
-// Known #10: the cols kernels prefetch at row + kColPrefetch * xrs with
-// kColPrefetch a size_t (kernels/simd/lane_blocks.hpp): a negative row
-// stride becomes a huge unsigned offset, pointer overflow (UB; UBSan aborts
-// in kernels/simd/mvn.hpp, softmax_cols.hpp, hardmax.hpp). Reductions with a
-// negative stride are not executed unless strict.
-bool known_cols_negative_stride(const Case& c) {
-    if (strict() || is_elementwise(c)) return false;
-    for (int k = 0; k < 4; ++k)
-        if (tensor_used(c, k) && c.t[k].strides)
-            for (uint32_t d = 0; d < c.t[k].rank; ++d)
-                if (c.t[k].strides[d] < 0 && c.t[k].sizes[d] > 1) return true;
-    return false;
-}
-
 void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
     const simdax_dtype dt = c.t[0].dtype;
     const int64_t n = count_of(c.t[0]);
@@ -716,7 +612,7 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
         int64_t lo, hi;
         if (!span_of(c.t[k], &lo, &hi)) return;  // too big for this harness
     }
-    if (n > kMaxElements || known_cols_negative_stride(c)) return;
+    if (n > kMaxElements) return;
     if (n == 0) {
         // Empty: NULL buffers are fine, real ones are not touched.
         const simdax_bindings none{nullptr, nullptr, nullptr, nullptr};
@@ -797,12 +693,11 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
     }
 
     if (c.in_place && is_elementwise(c) && strides_of(c.t[0]) == strides_of(c.t[1])) {
-        const std::vector<double> ref = reference(spec, io), xs = io.x.read();
+        const std::vector<double> ref = reference(spec, io);
         const simdax_bindings b{io.x.data(), nullptr, nullptr, io.x.data()};
         const simdax_status s = simdax_operator_execute(op, &b);
         if (s != SIMDAX_OK) fail(c, std::string("in-place execute refused: ") + simdax_last_error());
         const std::vector<double> got = io.x.read();
-        if (known_activation_huge(c, xs) || known_hard_sigmoid_zero_alpha(c, xs)) return;
         const Tolerance tol = tolerance_for(c.op, dt);
         for (size_t i = 0; i < ref.size(); ++i)
             if (!passes(ref[i], got[i], dt, tol)) {
@@ -837,9 +732,7 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
             }
     }
     if (!r.ok && !known_mvn_infinite_mean(c, io) && !known_mvn_tiny_variance(c) &&
-        !known_mvn_huge(c, io) && !known_activation_huge(c, io.x.read()) &&
-        !known_hard_sigmoid_zero_alpha(c, io.x.read()) &&
-        !ill_conditioned(c) && !known_mvn_infinite_scale(c, io))
+        !known_mvn_huge(c, io) && !ill_conditioned(c))
         fail(c, "output differs from the reference\n" + r.report);
 }
 
@@ -851,8 +744,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (simdax_isa_supported(simdax_isa(c.isa))) simdax_set_max_isa(simdax_isa(c.isa));
     static const bool print = std::getenv("SIMDAX_FUZZ_PRINT") != nullptr;  // to reproduce
     if (print) std::fprintf(stderr, "case: %s\n", describe_case(c).c_str());
-    if (known_span_overflow(c)) return 0;
-
     // The descriptor as the library sees it.
     simdax_axes_op_desc axes_desc{c.present[0] ? &c.t[0] : nullptr, c.present[1] ? &c.t[1] : nullptr,
                                   c.axis_count, c.null_axes ? nullptr : c.axes};

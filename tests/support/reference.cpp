@@ -199,7 +199,11 @@ double ref_activation(double x, const simdax_activation_desc& act) {
 
 double ref_hard_sigmoid(double x, double alpha, double beta) {
     if (std::isnan(x)) return kNaN;
-    return std::max(0.0, std::min(alpha * x + beta, 1.0));
+    // SPEC's formula in IEEE arithmetic: alpha = 0 on +-inf gives 0*inf = NaN,
+    // and the clamp propagates it (std::max/min would turn it into 0).
+    const double v = alpha * x + beta;
+    if (std::isnan(v)) return kNaN;
+    return std::max(0.0, std::min(v, 1.0));
 }
 
 std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& axes,
