@@ -499,6 +499,14 @@ double element_value(Bytes& in, int mode, simdax_dtype dt, int64_t i) {
         case 1: return b % 4 ? (int(b % 512) - 256) / 16.0 : special[(b >> 2) % 17];
         case 2: return 1e4 + (int(b) - 32768) / 8192.0;            // large mean, small spread
         case 3: {                                                   // raw bits of the dtype
+            // Raw bits may spell the output canary (a signalling NaN), which
+            // an operator may pass through unchanged (CELU/ReLU of a NaN):
+            // the output would then read as "never written". Such an input
+            // gets one payload bit flipped; every other NaN is kept.
+            unsigned char canary[8] = {};
+            canary_bytes(dt, canary);
+            uint64_t canary_bits = 0;
+            std::memcpy(&canary_bits, canary, simdax_dtype_size(dt));
             uint64_t bits = b;
             if (dt == SIMDAX_DTYPE_FLOAT32) {
                 bits |= uint64_t(in.u16()) << 16;
@@ -509,11 +517,13 @@ double element_value(Bytes& in, int mode, simdax_dtype dt, int64_t i) {
             }
             if (dt == SIMDAX_DTYPE_FLOAT64) {
                 bits |= uint64_t(in.u16()) << 16 | uint64_t(in.u32()) << 32;
+                if (bits == canary_bits) bits ^= 1;
                 double d;
                 std::memcpy(&d, &bits, 8);
                 return d;
             }
-            return dt == SIMDAX_DTYPE_FLOAT16 ? f16_bits_to_f64(b) : bf16_bits_to_f64(b);
+            const uint16_t h = b == canary_bits ? uint16_t(b ^ 1) : b;
+            return dt == SIMDAX_DTYPE_FLOAT16 ? f16_bits_to_f64(h) : bf16_bits_to_f64(h);
         }
         case 4: return 2.5;                                         // constant group
         case 5: return b % 2 ? 3e38 : -3e38;                        // huge magnitudes

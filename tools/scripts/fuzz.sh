@@ -7,6 +7,9 @@
 # Environment:
 #   FUZZ_BUILD          build directory (default <root>/build-fuzz)
 #   FUZZ_JOBS           build jobs (default: nproc)
+#   FUZZ_SEED           libFuzzer's -seed (default 1: CI explores the same
+#                       input sequence every run, a slower machine a prefix
+#                       of it; set 0 for a random seed when hunting)
 #   SIMDAX_FUZZ_STRICT=1  findings already reported fail again (to check a fix)
 # The seeds in tests/fuzz/corpus are read, never written; new inputs go to
 # $FUZZ_BUILD/corpus (kept between runs). A failure leaves the input in
@@ -18,6 +21,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-${FUZZ_TIME:-120}}
 build=${FUZZ_BUILD:-$root/build-fuzz}
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
+seed=${FUZZ_SEED:-1}
 
 bash "$root/tools/scripts/install_deps.sh" clang libclang-rt-dev
 
@@ -31,7 +35,7 @@ mkdir -p "$build/corpus" "$build/artifacts"
 log="$build/fuzz.log"
 run_start=$SECONDS
 set +e
-"$build/fuzz_operator" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
+"$build/fuzz_operator" -seed="$seed" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
   -max_len=4096 -print_final_stats=1 -artifact_prefix="$build/artifacts/" \
   "$build/corpus" "$root/tests/fuzz/corpus" >"$log" 2>&1
 status=$?
