@@ -14,7 +14,6 @@
 #include <cstring>
 
 #include "simd/dtypes.hpp"
-#include "simd/exp2_shifter.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
@@ -319,8 +318,15 @@ struct VF {
     static constexpr int kRegs = 16;  // vector registers (unrolling without spills)
     static constexpr bool kExp2FloorFrac = false;
     static constexpr bool kExp2Exact = false;
-    // The shifter split (exp2_shifter.hpp); exp2_scale adds n to p's exponent.
-    static R exp2_split(R t, R& f) { return exp2_split_by_shifter<VF>(t, f); }
+    // n = rint(t) by the 1.5*2^23 shifter, which leaves n in the low bits of
+    // k; f = t - n. t is clamped to -126 first (NaN kept), so 2^n is a normal
+    // number built by adding n to the exponent field of p.
+    static R exp2_split(R t, R& f) {
+        t = max(set1(-126.0f), t);
+        const R k = add(t, set1(0x1.8p23f));
+        f = sub(t, sub(k, set1(0x1.8p23f)));
+        return k;
+    }
     static R exp2_scale(R p, R k) {
         return _mm256_castsi256_ps(
             _mm256_add_epi32(_mm256_castps_si256(p), _mm256_slli_epi32(_mm256_castps_si256(k), 23)));

@@ -20,7 +20,6 @@
 #include <cstring>
 
 #include "simd/dtypes.hpp"
-#include "simd/exp2_shifter.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
@@ -277,10 +276,18 @@ struct VF {
         e = add(e, vreinterpretq_f32_u32(vandq_u32(big, vreinterpretq_u32_f32(set1(1.0f)))));
         return m;
     }
-    // The shifter split (exp2_shifter.hpp); exp2_scale adds n to p's exponent.
+    // exp2_f32.hpp's split (the AVX2 form; see vec_avx512.hpp): n = rint(t)
+    // by the 1.5*2^23 shifter, which leaves n in the low bits of k; f = t - n
+    // in [-1/2, 1/2]. t is clamped to -126 first (NaN kept), and exp2_scale
+    // adds n to the exponent field of p.
     static constexpr bool kExp2FloorFrac = false;
     static constexpr bool kExp2Exact = false;
-    static R exp2_split(R t, R& f) { return exp2_split_by_shifter<VF>(t, f); }
+    static R exp2_split(R t, R& f) {
+        t = max(set1(-126.0f), t);
+        const R k = add(t, set1(0x1.8p23f));
+        f = sub(t, sub(k, set1(0x1.8p23f)));
+        return k;
+    }
     static R exp2_scale(R p, R k) {
         return vreinterpretq_f32_s32(
             vaddq_s32(vreinterpretq_s32_f32(p), vshlq_n_s32(vreinterpretq_s32_f32(k), 23)));
