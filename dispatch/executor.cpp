@@ -205,7 +205,11 @@ void run_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
             for (int64_t s = 0; s < segs; ++s, w.next())
                 for (int64_t i = 0; i < nb; ++i) reduce_piece(p, piece(w, i, s), &st[i]);
             if (p.op == OpKind::mvn)
-                for (int64_t i = 0; i < nb; ++i) norm[i] = mvn_norm_args(p, st[i]);
+                for (int64_t i = 0; i < nb; ++i)
+                    norm[i] = mvn_norm_args(p, st[i], [&](auto f) {
+                        Odometer wg(p.segments);
+                        for (int64_t s = 0; s < segs; ++s, wg.next()) f(piece(wg, i, s));
+                    });
             Odometer w2(p.segments);
             for (int64_t s = 0; s < segs; ++s, w2.next())
                 for (int64_t i = 0; i < nb; ++i) output_piece(p, piece(w2, i, s), st[i], &norm[i]);

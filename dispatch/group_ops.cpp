@@ -33,20 +33,9 @@ void combine_states(OpKind op, GroupState* into, const GroupState& next) {
             if (t.nan || s.index < 0 || t.value > s.value) s = t;
             break;
         }
-        case OpKind::mvn: {
-            Moments& s = into->mo;
-            const Moments& t = next.mo;
-            if (t.count == 0) break;
-            if (s.count == 0) {
-                s = t;
-                break;
-            }
-            const double n = s.count + t.count, d = t.mean - s.mean;
-            s.mean += d * (t.count / n);
-            s.m2 += t.m2 + d * d * (s.count * t.count / n);
-            s.count = n;
+        case OpKind::mvn:
+            kernels::chan_combine(&into->mo, next.mo.count, next.mo.mean, next.mo.m2);
             break;
-        }
         case OpKind::elementwise: break;
     }
 }

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "group_pieces.hpp"
+#include "mvn_wide.hpp"
 
 namespace simdax {
 
@@ -38,10 +39,33 @@ inline void reduce_piece(const Plan& p, const Piece& c, GroupState* s) {
     }
 }
 
-inline NormArgs mvn_norm_args(const Plan& p, const GroupState& s) {
-    const double var = s.mo.m2 / s.mo.count;
-    return NormArgs{s.mo.mean, p.normalize_variance ? 1.0 / std::sqrt(var + p.epsilon) : 1.0,
-                    nullptr, 0, nullptr, 0, p.act};
+// MVN's arguments from the group's final state. A group the fast
+// normalisation does not suit is evaluated in the wider type
+// (kernels/mvn_wide.hpp); float64 statistics are then redone in long double
+// over the whole group, visit_group(f) calling f(piece) for each piece.
+template <class VisitGroup>
+NormArgs mvn_norm_args(const Plan& p, const GroupState& s, VisitGroup&& visit_group) {
+    const Moments& m = s.mo;
+    const bool nv = p.normalize_variance;
+    NormArgs a{m.mean, nv ? 1.0 / std::sqrt(m.m2 / m.count + p.epsilon) : 1.0, nullptr, 0, nullptr, 0, p.act};
+    if (p.dtype != DType::f64) {
+        if (!kernels::fits_fast_path<float>(m.mean, m.m2, m.count, nv, p.epsilon))
+            kernels::set_wide(&a, kernels::WideMoments<double>{m.mean, m.m2}, m.count, nv, p.epsilon);
+        return a;
+    }
+    if (kernels::fits_fast_path<double>(m.mean, m.m2, m.count, nv, p.epsilon)) return a;
+    const kernels::WideFpScope<long double> fp;
+    const auto w = kernels::wide_moments<long double>([&](auto f) {
+        visit_group([&](const Piece& c) {
+            for (size_t i = 0; i < c.n; ++i) {
+                double v;
+                std::memcpy(&v, c.x + i * sizeof(double), sizeof v);
+                f(v);
+            }
+        });
+    });
+    kernels::set_wide(&a, w, m.count, nv, p.epsilon);
+    return a;
 }
 
 inline void output_piece(const Plan& p, const Piece& c, const GroupState& s, NormArgs* norm) {
@@ -74,7 +98,8 @@ void reduce_range(const Plan& p, Pieces&& g, int64_t p0, int64_t p1, GroupState*
 template <class Pieces>
 void output_range(const Plan& p, Pieces&& g, int64_t p0, int64_t p1, const GroupState& s) {
     NormArgs a{};
-    if (p.op == OpKind::mvn) a = mvn_norm_args(p, s);
+    if (p.op == OpKind::mvn)
+        a = mvn_norm_args(p, s, [&](auto f) { g.visit(0, p.group_size, false, f); });
     g.visit(p0, p1, true, [&](const Piece& c) { output_piece(p, c, s, &a); });
 }
 

@@ -58,13 +58,17 @@ struct ActParams {
 // one value for the whole chunk).
 struct NormArgs {
     double mean;
-    double inv_std;  // 1 when variance is not normalised; may exceed float (the
-                     // float kernels then normalise in double)
+    double inv_std;  // 1 when variance is not normalised
     const void* scale;
     ptrdiff_t scale_stride;
     const void* bias;
     ptrdiff_t bias_stride;
     ActParams act;
+    // A group outside the fast path's range (kernels/mvn_wide.hpp): y =
+    // act(scale * (x - wide_mean) * wide_inv + bias) evaluated in the wider
+    // type, rounded to the compute type before the activation.
+    bool wide;
+    long double wide_mean, wide_inv;
 };
 
 // MVN over many groups at once. Rows kernel: element e of group g uses

@@ -286,6 +286,69 @@ TEST_P(NumericHostility, LargeOffsetGroups) {
     }
 }
 
+// MVN at the edges of the range, every loop form, with and without variance
+// normalisation: deviations that overflow the compute type although the
+// result is finite (Scale brings them back), an infinity among finite values
+// (SPEC's formula: mean +-inf, so x - mean is -+inf and the infinity's own
+// output NaN; both signs or NORMALIZE_VARIANCE: NaN), and in float64,
+// magnitudes whose squares overflow double and subnormal groups whose
+// variance underflows it (epsilon 0). Found by the fuzzer (tests/fuzz
+// corpus finding_mvn_*).
+void run_mvn_edge(OpSpec spec, simdax_dtype dt, const FormCase& f, const std::function<double(int64_t)>& x,
+                  const std::function<double(int64_t)>& scale, const std::function<double(int64_t)>& bias) {
+    spec.axes = f.axes;
+    Operands io{TensorBuffer(dt, f.sizes, f.x_strides, Role::Input, 1, 1), nullptr, nullptr,
+                TensorBuffer(dt, f.sizes, {}, Role::Output, 1, 1)};
+    io.x.fill(x);
+    if (scale) {
+        io.scale = std::make_unique<TensorBuffer>(dt, f.sizes, std::vector<int64_t>{}, Role::Input);
+        io.scale->fill(scale);
+    }
+    if (bias) {
+        std::vector<int64_t> bsizes = f.sizes;
+        bsizes[f.axes[0]] = 1;  // broadcast over the group
+        io.bias = std::make_unique<TensorBuffer>(dt, bsizes, std::vector<int64_t>{}, Role::Input);
+        io.bias->fill(bias);
+    }
+    const CheckResult r = run_and_check(spec, io);
+    EXPECT_TRUE(r.ok) << r.report;
+}
+
+TEST_P(NumericHostility, MvnAtTheEdgesOfTheRange) {
+    const simdax_dtype dt = GetParam();
+    const double big = max_finite(dt) * 0.9;
+    const bool f64 = dt == SIMDAX_DTYPE_FLOAT64;
+    for (const FormCase& f : forms()) {
+        SCOPED_TRACE(f.name);
+        for (const int nv : {1, 0}) {
+            SCOPED_TRACE(nv ? "normalize_variance" : "mean only");
+            OpSpec spec = op_spec(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, {1});
+            spec.normalize_variance = nv != 0;
+            const auto huge = [big](int64_t i) { return i % 3 == 0 ? big : -big * double(i % 5) * 0.25; };
+            run_mvn_edge(spec, dt, f, huge, nullptr, nullptr);
+            run_mvn_edge(spec, dt, f, huge, [](int64_t i) { return 0.25 + double(i % 3) * 0.125; },
+                         [big](int64_t i) { return i % 2 ? -big * 0.25 : 1.0; });
+            // One +inf per group in most groups, -inf as well in some.
+            const int64_t gsize = f.axes[0] == 1 ? f.sizes[1] : f.sizes[0];
+            const auto with_inf = [&f, gsize](int64_t i) {
+                const int64_t g = f.axes[0] == 1 ? i / f.sizes[1] : i % f.sizes[1];
+                const int64_t j = f.axes[0] == 1 ? i % f.sizes[1] : i / f.sizes[1];
+                if (j == (g * 7) % gsize) return kInf;
+                if (g % 3 == 2 && j == (g * 7 + 1) % gsize) return -kInf;
+                return double(j % 9) * 0.5 - 2.0;
+            };
+            run_mvn_edge(spec, dt, f, with_inf, nullptr, [](int64_t i) { return double(i % 3); });
+            if (!f64) continue;
+            run_mvn_edge(spec, dt, f, [](int64_t i) { return double(i % 7 + 1) * (i % 2 ? 1e243 : -3e242); },
+                         nullptr, nullptr);
+            OpSpec eps0 = spec;
+            eps0.epsilon = 0.0f;
+            run_mvn_edge(eps0, dt, f, [](int64_t i) { return double(i % 5) * 4e-320 - 8e-320; },
+                         [](int64_t i) { return 1.0 + double(i % 2); }, nullptr);
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllDtypes, NumericHostility, ::testing::ValuesIn(kDtypes),
                          dtype_param_name);
 

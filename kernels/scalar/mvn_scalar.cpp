@@ -1,28 +1,42 @@
 // Portable MeanVarianceNormalization: Welford moments in double (no
 // cancellation whatever the mean), then one normalise + scale + bias +
-// activation pass.
+// activation pass; groups outside that range in the wider type
+// (kernels/mvn_wide.hpp).
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
+#include "mvn_wide.hpp"
 #include "scalar_kernels.hpp"
 
 namespace simdax::kernels::scalar {
 namespace {
 
-template <class T>
-void moments(const void* x, size_t n, Moments* s) {
-    double c = s->count, mean = s->mean, m2 = s->m2;
-    for (size_t i = 0; i < n; ++i) {
-        const double v = double(ld<T>(x, ptrdiff_t(i)));
+struct Welford {
+    double c = 0, mean = 0, m2 = 0;
+    void add(double v) {
         c += 1.0;
         const double d = v - mean;
         mean += d / c;
         m2 += d * (v - mean);
     }
-    s->count = c;
-    s->mean = mean;
-    s->m2 = m2;
+};
+
+// A piece's Welford statistics, folded into the state. A piece they do not
+// suit (an infinity, squares beyond double) is redone in two passes
+// (kernels/mvn_wide.hpp).
+template <class T>
+void moments(const void* x, size_t n, Moments* s) {
+    if (n == 0) return;
+    Welford w;
+    for (size_t i = 0; i < n; ++i) w.add(double(ld<T>(x, ptrdiff_t(i))));
+    if (std::isfinite(w.mean) && std::isfinite(w.m2)) {
+        chan_combine(s, w.c, w.mean, w.m2);
+        return;
+    }
+    const auto wm = wide_moments_n<double>(n, [&](size_t i) { return ld<T>(x, ptrdiff_t(i)); });
+    chan_combine(s, double(n), double(wm.mean), double(wm.m2));
 }
 
 // Splits the double mean so float code can subtract it without losing the
@@ -33,17 +47,29 @@ inline void split(double m, Acc* hi, Acc* lo) {
     *lo = Acc(m - double(*hi));
 }
 
-// An inv_std finite but beyond float (epsilon 0, variance below ~1e-77):
-// the float kernels take (x - mean) * inv_std in double.
-template <class Acc>
-inline bool is_wide(double inv_std) {
-    return sizeof(Acc) == 4 && inv_std > double(std::numeric_limits<float>::max()) &&
-           inv_std <= std::numeric_limits<double>::max();
-}
-
-template <class Acc, class T>
-inline Acc normalized(T x, Acc hi, Acc lo, Acc is, bool wide, double mean, double inv_std) {
-    return wide ? Acc((double(x) - mean) * inv_std) : ((x - hi) - lo) * is;
+// One element: the fast form in Acc, or (wide) the whole affine map in the
+// wider type (kernels/mvn_wide.hpp); the activation follows in Acc.
+template <class T>
+inline typename Storage<T>::Acc mvn_value(const void* x, ptrdiff_t ix, const void* sc, ptrdiff_t is,
+                                          const void* bi, ptrdiff_t ib, const NormArgs& a,
+                                          typename Storage<T>::Acc hi, typename Storage<T>::Acc lo,
+                                          typename Storage<T>::Acc inv) {
+    using Acc = typename Storage<T>::Acc;
+    using W = WideOf<Acc>;
+    Acc v;
+    if (a.wide) {
+        v = Acc(wide_affine<W>(W(ld<T>(x, ix)), W(a.wide_mean), W(a.wide_inv), sc ? W(ld<T>(sc, is)) : W(1),
+                               bi ? W(ld<T>(bi, ib)) : W(0)));
+    } else {
+        // scale * v + bias rounded once, as the SIMD kernels' FMA does (for
+        // float: the product is exact in double).
+        using P = std::conditional_t<sizeof(Acc) < 8, double, Acc>;
+        P p = P(((ld<T>(x, ix) - hi) - lo) * inv);
+        if (sc) p *= P(ld<T>(sc, is));
+        if (bi) p += P(ld<T>(bi, ib));
+        v = Acc(p);
+    }
+    return a.act.type == SIMDAX_ACTIVATION_IDENTITY ? v : activate<Acc>(v, a.act);
 }
 
 template <class T>
@@ -51,14 +77,18 @@ void normalize(const void* x, void* y, size_t n, const NormArgs* a) {
     using Acc = typename Storage<T>::Acc;
     Acc hi, lo;
     split(a->mean, &hi, &lo);
-    const Acc is = Acc(a->inv_std);
-    const bool wide = is_wide<Acc>(a->inv_std);
-    const bool identity = a->act.type == SIMDAX_ACTIVATION_IDENTITY;
-    for (size_t i = 0; i < n; ++i) {
-        Acc v = normalized(ld<T>(x, ptrdiff_t(i)), hi, lo, is, wide, a->mean, a->inv_std);
-        if (a->scale) v *= ld<T>(a->scale, ptrdiff_t(i) * a->scale_stride);
-        if (a->bias) v += ld<T>(a->bias, ptrdiff_t(i) * a->bias_stride);
-        st<T>(y, ptrdiff_t(i), identity ? v : activate<Acc>(v, a->act));
+    const Acc inv = Acc(a->inv_std);
+    auto run = [&] {
+        for (size_t i = 0; i < n; ++i) {
+            const ptrdiff_t k = ptrdiff_t(i);
+            st<T>(y, k, mvn_value<T>(x, k, a->scale, k * a->scale_stride, a->bias, k * a->bias_stride, *a, hi, lo, inv));
+        }
+    };
+    if (a->wide) {
+        const WideFpScope<WideOf<Acc>> fp;
+        run();
+    } else {
+        run();
     }
 }
 
@@ -67,35 +97,36 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
               const MvnArgs* a) {
     using Acc = typename Storage<T>::Acc;
     constexpr size_t kLanes = 64;
-    Moments mo[kLanes];
-    Acc hi[kLanes], lo[kLanes], is[kLanes];
-    double inv[kLanes];
-    bool wide[kLanes];
-    const bool identity = a->act.type == SIMDAX_ACTIVATION_IDENTITY;
+    Welford mo[kLanes];
+    NormArgs na[kLanes];
+    Acc hi[kLanes], lo[kLanes], inv[kLanes];
+    const bool nv = a->normalize_variance != 0;
+    const WideFpScope<WideOf<Acc>> fp;  // lanes outside the fast range, if any
     for (size_t l0 = 0; l0 < k; l0 += kLanes) {
         const size_t w = std::min(kLanes, k - l0);
-        for (size_t l = 0; l < w; ++l) mo[l] = Moments{0, 0, 0};
+        for (size_t l = 0; l < w; ++l) mo[l] = Welford{};
         for (size_t j = 0; j < r; ++j)
-            for (size_t l = 0; l < w; ++l)
-                moments<T>(static_cast<const T*>(x) + ptrdiff_t(j) * xrs + ptrdiff_t(l0 + l), 1,
-                           &mo[l]);
+            for (size_t l = 0; l < w; ++l) mo[l].add(double(ld<T>(x, ptrdiff_t(j) * xrs + ptrdiff_t(l0 + l))));
         for (size_t l = 0; l < w; ++l) {
-            split(mo[l].mean, &hi[l], &lo[l]);
-            const double var = mo[l].m2 / mo[l].count;
-            inv[l] = a->normalize_variance ? 1.0 / std::sqrt(var + a->epsilon) : 1.0;
-            is[l] = Acc(inv[l]);
-            wide[l] = is_wide<Acc>(inv[l]);
-        }
-        for (size_t j = 0; j < r; ++j) {
-            for (size_t l = 0; l < w; ++l) {
-                const ptrdiff_t lj = ptrdiff_t(l0 + l);
-                Acc v = normalized(ld<T>(x, ptrdiff_t(j) * xrs + lj), hi[l], lo[l], is[l], wide[l],
-                                   mo[l].mean, inv[l]);
-                if (a->scale) v *= ld<T>(a->scale, ptrdiff_t(j) * a->scale_rs + lj * a->scale_ks);
-                if (a->bias) v += ld<T>(a->bias, ptrdiff_t(j) * a->bias_rs + lj * a->bias_ks);
-                st<T>(y, ptrdiff_t(j) * yrs + lj, identity ? v : activate<Acc>(v, a->act));
+            na[l] = NormArgs{};
+            na[l].act = a->act;
+            if (fits_fast_path<Acc>(mo[l].mean, mo[l].m2, double(r), nv, a->epsilon)) {
+                split(mo[l].mean, &hi[l], &lo[l]);
+                inv[l] = Acc(nv ? 1.0 / std::sqrt(mo[l].m2 / double(r) + a->epsilon) : 1.0);
+            } else {
+                const ptrdiff_t lane = ptrdiff_t(l0 + l);
+                set_wide(&na[l],
+                         wide_moments_n<WideOf<Acc>>(r, [&](size_t j) { return ld<T>(x, ptrdiff_t(j) * xrs + lane); }),
+                         double(r), nv, a->epsilon);
             }
         }
+        for (size_t j = 0; j < r; ++j)
+            for (size_t l = 0; l < w; ++l) {
+                const ptrdiff_t lj = ptrdiff_t(l0 + l);
+                st<T>(y, ptrdiff_t(j) * yrs + lj,
+                      mvn_value<T>(x, ptrdiff_t(j) * xrs + lj, a->scale, ptrdiff_t(j) * a->scale_rs + lj * a->scale_ks,
+                                   a->bias, ptrdiff_t(j) * a->bias_rs + lj * a->bias_ks, na[l], hi[l], lo[l], inv[l]));
+            }
     }
 }
 

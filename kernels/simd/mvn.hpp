@@ -34,6 +34,7 @@
 #include <utility>
 
 #include "kernel_table.hpp"
+#include "mvn_wide.hpp"
 #include "simd/activation.hpp"
 #include "simd/lane_blocks.hpp"
 #include "simd/map.hpp"
@@ -66,28 +67,6 @@ inline bool is_tiny(typename Vec<T>::E amax, typename Vec<T>::E c2) {
     return sizeof(E) == 4 && c2 < E(kTinyVarF32) && amax > E(0) && amax < E(kTinyAbsF32);
 }
 
-// A float group whose 1/sqrt(var + eps) is finite but beyond float:
-// normalised in double. (inf: var + eps = 0, all x equal the mean, NaN
-// either way.)
-template <class E>
-inline bool is_wide(double inv_std) {
-    return sizeof(E) == 4 && inv_std > double(std::numeric_limits<float>::max()) &&
-           inv_std <= std::numeric_limits<double>::max();
-}
-
-inline void chan_combine(Moments* s, double nb, double mb, double m2b) {
-    if (s->count == 0.0) {
-        s->count = nb;
-        s->mean = mb;
-        s->m2 = m2b;
-        return;
-    }
-    const double n = s->count + nb, d = mb - s->mean;
-    s->mean += d * (nb / n);
-    s->m2 += m2b + d * d * (s->count * nb / n);
-    s->count = n;
-}
-
 template <class T>
 void moments(const void* xv, size_t n, Moments* st) {
     const VecScope scope;
@@ -117,16 +96,8 @@ void moments(const void* xv, size_t n, Moments* st) {
             s0 = V::add(s0, V::sub(v, sh));
         }
         const auto in_double = [&] {
-            double ds = 0, c1 = 0, c2 = 0;
-            const double dsh = double(shift);
-            for (size_t q = 0; q < nb; ++q) ds += double(to_e(xb[q])) - dsh;
-            const double ddm = ds / double(nb);
-            for (size_t q = 0; q < nb; ++q) {
-                const double e = (double(to_e(xb[q])) - dsh) - ddm;
-                c1 += e;
-                c2 += e * e;
-            }
-            chan_combine(st, double(nb), dsh + (ddm + c1 / double(nb)), c2 - c1 * c1 / double(nb));
+            const auto w = wide_moments_n<double>(nb, [&](size_t q) { return to_e(xb[q]); });
+            chan_combine(st, double(nb), w.mean, w.m2);
         };
         const E amax = V::hmax(am);
         if (is_huge<T>(amax)) {
@@ -201,12 +172,42 @@ void finish(typename Vec<T>::E* t, size_t n, const T* sc, ptrdiff_t ss, const T*
     if constexpr (!std::is_same_v<T, E>) convert(t, y, n);
 }
 
+// A group outside the fast range (NormArgs::wide): every element in the
+// wider type, rounded to E, then the activation.
+template <class T>
+void normalize_wide(const T* x, T* y, size_t n, const NormArgs* a) {
+    using E = typename Vec<T>::E;
+    using W = WideOf<E>;
+    const WideFpScope<W> fp;
+    const T* sc = static_cast<const T*>(a->scale);
+    const T* bi = static_cast<const T*>(a->bias);
+    const W mean = W(a->wide_mean), inv = W(a->wide_inv);
+    alignas(64) E buf[std::is_same_v<T, E> ? 1 : kNormBlock];
+    for (size_t b = 0; b < n; b += kNormBlock) {
+        const size_t nb = n - b < kNormBlock ? n - b : kNormBlock;
+        E* t;
+        if constexpr (std::is_same_v<T, E>)
+            t = y + b;
+        else
+            t = buf;
+        for (size_t i = 0; i < nb; ++i) {
+            const ptrdiff_t k = ptrdiff_t(b + i);
+            t[i] = E(wide_affine<W>(W(to_e(x[k])), mean, inv, sc ? W(to_e(sc[k * a->scale_stride])) : W(1),
+                                    bi ? W(to_e(bi[k * a->bias_stride])) : W(0)));
+        }
+        finish<T>(t, nb, nullptr, 0, nullptr, 0, a->act, y + b);
+    }
+}
+
 template <class T>
 void normalize_run(const T* x, T* y, size_t n, const NormArgs* a) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
-    const bool wide = is_wide<E>(a->inv_std);
+    if (a->wide) {
+        normalize_wide(x, y, n, a);
+        return;
+    }
     const E mh = E(a->mean);
     const R vmh = V::set1(mh), vml = V::set1(E(a->mean - double(mh))), inv = V::set1(E(a->inv_std));
     const T* sc = static_cast<const T*>(a->scale);
@@ -220,8 +221,6 @@ void normalize_run(const T* x, T* y, size_t n, const NormArgs* a) {
         else
             t = buf;
         size_t i = 0;
-        if (wide)  // inv_std beyond float: (x - mean) * inv_std in double
-            for (; i < nb; ++i) t[i] = E((double(to_e(x[b + i])) - a->mean) * a->inv_std);
         for (; i + V::N <= nb; i += V::N)
             V::store(t + i, V::mul(V::sub(V::sub(V::load(x + b + i), vmh), vml), inv));
         if (i < nb)
@@ -256,7 +255,7 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         m2[u] = wsplat<V>(0.0);
     }
     double cnt = 0;
-    bool redo = false;  // the statistics in double instead
+    bool redo = false;  // the block in the wider type instead
     for (size_t j0 = 0; j0 < r && !redo; j0 += kMvnColRows) {
         const size_t j1 = r - j0 < kMvnColRows ? r : j0 + kMvnColRows;
         const double nb = double(j1 - j0);
@@ -298,46 +297,58 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         }
         cnt = tot;
     }
+    const size_t lanes = size_t(NV - 1) * V::N + tail;
+    if (!redo) {
+        // Every lane's statistics must suit the fast normalisation in E.
+        alignas(64) double fm[NV * V::N], fq[NV * V::N];
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
+            const W full = wmap<V>(W::from(sh[u]), mean[u], dadd);
+            for (int h = 0; h < W::H; ++h) {
+                VD::store(fm + size_t(u) * V::N + size_t(h) * VD::N, full.h[h]);
+                VD::store(fq + size_t(u) * V::N + size_t(h) * VD::N, m2[u].h[h]);
+            }
+        }
+        for (size_t l = 0; l < lanes; ++l)
+            redo |= !fits_fast_path<E>(fm[l], fq[l], double(r), a.normalize_variance, a.epsilon);
+    }
+    const T* sc = static_cast<const T*>(a.scale);
+    const T* bi = static_cast<const T*>(a.bias);
+    alignas(64) E t[NV * V::N];
+    const ptrdiff_t l = ptrdiff_t(l0);
+    if (redo) {
+        // Huge magnitudes, an infinity, a variance below E's reach: every
+        // lane in the wider type (kernels/mvn_wide.hpp).
+        using WT = WideOf<E>;
+        const WideFpScope<WT> fp;
+        WT wm[NV * V::N], winv[NV * V::N];
+        for (size_t q = 0; q < lanes; ++q) {
+            const auto w = wide_moments_n<WT>(r, [&](size_t j) { return to_e(x[ptrdiff_t(j) * xrs + ptrdiff_t(q)]); });
+            NormArgs na{};
+            set_wide(&na, w, double(r), a.normalize_variance, a.epsilon);
+            wm[q] = WT(na.wide_mean);
+            winv[q] = WT(na.wide_inv);
+        }
+        for (size_t j = 0; j < r; ++j) {
+            const T* xr = x + ptrdiff_t(j) * xrs;
+            T* yr = y + ptrdiff_t(j) * yrs;
+            for (size_t q = 0; q < lanes; ++q) {
+                const ptrdiff_t lq = l + ptrdiff_t(q);
+                const WT s = sc ? WT(to_e(sc[ptrdiff_t(j) * a.scale_rs + lq * a.scale_ks])) : WT(1);
+                const WT b = bi ? WT(to_e(bi[ptrdiff_t(j) * a.bias_rs + lq * a.bias_ks])) : WT(0);
+                t[q] = E(wide_affine<WT>(WT(to_e(xr[q])), wm[q], winv[q], s, b));
+            }
+            if constexpr (std::is_same_v<T, E>) {
+                finish<T>(t, lanes, nullptr, 0, nullptr, 0, a.act, t);
+                for (size_t q = 0; q < lanes; ++q) yr[q] = t[q];
+            } else {
+                finish<T>(t, lanes, nullptr, 0, nullptr, 0, a.act, yr);
+            }
+        }
+        return;
+    }
     // Per lane: mean split in two, 1/sqrt(var + eps), in double then rounded.
     R mh[NV], ml[NV], inv[NV];
     const W weps = wsplat<V>(a.epsilon), wr = wsplat<V>(1.0 / double(r));
-    const size_t lanes = size_t(NV - 1) * V::N + tail;
-    if (!redo && sizeof(E) == 4 && a.normalize_variance && a.epsilon < double(kTinyVarF32)) {
-        // A lane whose variance + epsilon is tiny (epsilon 0, values ~1e-38
-        // apart) lost its digits to subnormal rounding in the float sums.
-        alignas(64) double q[NV * V::N];
-        SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
-            for (int h = 0; h < W::H; ++h) VD::store(q + size_t(u) * V::N + size_t(h) * VD::N, m2[u].h[h]);
-        for (size_t l = 0; l < lanes; ++l) redo |= q[l] / double(r) + a.epsilon < double(kTinyVarF32);
-    }
-    // Wide: some lane's 1/sqrt(var + eps) is beyond float; every lane is
-    // then normalised in double with dm and dinv.
-    alignas(64) double dm[NV * V::N], dinv[NV * V::N];
-    bool wide = false;
-    if (redo) {  // huge |x| or a tiny variance: per-lane two-pass statistics in double
-        alignas(64) double dq[NV * V::N];
-        for (size_t l = 0; l < NV * V::N; ++l) dm[l] = dq[l] = dinv[l] = 0;
-        for (size_t l = 0; l < lanes; ++l) {
-            double acc = 0;
-            for (size_t j = 0; j < r; ++j) acc += double(to_e(x[ptrdiff_t(j) * xrs + ptrdiff_t(l)]));
-            dm[l] = acc / double(r);
-            double q = 0;
-            for (size_t j = 0; j < r; ++j) {
-                const double e = double(to_e(x[ptrdiff_t(j) * xrs + ptrdiff_t(l)])) - dm[l];
-                q += e * e;
-            }
-            dq[l] = q;
-            dinv[l] = a.normalize_variance ? 1.0 / std::sqrt(q / double(r) + a.epsilon) : 1.0;
-            wide |= is_wide<E>(dinv[l]);
-        }
-        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
-            for (int h = 0; h < W::H; ++h) {
-                mean[u].h[h] = VD::load(dm + size_t(u) * V::N + size_t(h) * VD::N);
-                m2[u].h[h] = VD::load(dq + size_t(u) * V::N + size_t(h) * VD::N);
-            }
-            sh[u] = V::zero();  // the mean is already absolute
-        }
-    }
     SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
         const W full = wmap<V>(W::from(sh[u]), mean[u], dadd);
         mh[u] = full.narrow();
@@ -349,27 +360,18 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
             inv[u] = V::set1(E(1));
         }
     }
-    const T* sc = static_cast<const T*>(a.scale);
-    const T* bi = static_cast<const T*>(a.bias);
-    alignas(64) E t[NV * V::N];
+    const bool plain = !sc && !bi && a.act.type == SIMDAX_ACTIVATION_IDENTITY;
     for (size_t j = 0; j < r; ++j) {
         const T* xr = x + ptrdiff_t(j) * xrs;
         T* yr = y + ptrdiff_t(j) * yrs;
         if (j + kColPrefetch < r) prefetch_row(yr + ptrdiff_t(kColPrefetch) * yrs, pf_bytes, true);
-        if (wide) {
-            for (size_t q = 0; q < NV * V::N; ++q)
-                t[q] = q < lanes ? E((double(to_e(xr[q])) - dm[q]) * dinv[q]) : E(0);
-        } else {
-            SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
-                V::store(t + size_t(u) * V::N,
-                         V::mul(V::sub(V::sub(ld_lane<NV, PARTIAL>(xr, u, tail, V::zero()), mh[u]), ml[u]), inv[u]));
-        }
-        const bool plain = !sc && !bi && a.act.type == SIMDAX_ACTIVATION_IDENTITY;
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
+            V::store(t + size_t(u) * V::N,
+                     V::mul(V::sub(V::sub(ld_lane<NV, PARTIAL>(xr, u, tail, V::zero()), mh[u]), ml[u]), inv[u]));
         if (plain) {
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
             continue;
         }
-        const ptrdiff_t l = ptrdiff_t(l0);
         if constexpr (std::is_same_v<T, E>) {
             finish<T>(t, lanes, sc ? sc + ptrdiff_t(j) * a.scale_rs + l * a.scale_ks : nullptr, a.scale_ks,
                       bi ? bi + ptrdiff_t(j) * a.bias_rs + l * a.bias_ks : nullptr, a.bias_ks, a.act, t);
@@ -402,8 +404,8 @@ constexpr size_t kMvnPreconvert = 2048;  // float16/bfloat16 scale/bias converte
 template <class E>
 struct RowMoments {
     E mh, ml, inv;
-    bool wide;           // inv beyond float: normalise with mean, inv_wide in double
-    double mean, inv_wide;
+    bool wide;  // outside the fast range: normalise with `norm` (kernels/mvn_wide.hpp)
+    NormArgs norm;
 };
 
 // Pass A or B over a row: sums of (x - sh) (B: and their squares).
@@ -464,36 +466,21 @@ inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, const Mv
     row_sums<T, false>(x, n, x0, sd, unused, y, y_esize);
     const E s = x0 + sd / E(n);
     row_sums<T, true>(x, n, s, c1, q);
-    RowMoments<E> m;
-    m.wide = false;
-    if (std::isfinite(q) && std::isfinite(c1) && std::isfinite(s)) {
+    RowMoments<E> m{};
+    const E ml = c1 / E(n);
+    const double m2 = double(q) - double(c1) * double(ml);
+    if (std::isfinite(q) && std::isfinite(c1) &&
+        fits_fast_path<E>(double(s) + double(ml), m2, double(n), a.normalize_variance, a.epsilon)) {
         m.mh = s;
-        m.ml = c1 / E(n);
-        const E var = (q - c1 * m.ml) / E(n);
-        // A float variance + epsilon this small lost its digits to subnormal
-        // rounding (epsilon 0, values ~1e-38 apart): redone in double.
-        if (!a.normalize_variance || sizeof(E) == 8 || !(var + E(a.epsilon) < E(kTinyVarF32))) {
-            m.inv = a.normalize_variance ? E(1) / std::sqrt(var + E(a.epsilon)) : E(1);
-            return m;
-        }
+        m.ml = ml;
+        m.inv = a.normalize_variance ? E(1) / std::sqrt((q - c1 * ml) / E(n) + E(a.epsilon)) : E(1);
+        return m;
     }
-    // Huge magnitudes, NaN or inf, a tiny variance: two passes in double
-    // (NaN/inf give NaN).
-    double ds = 0;
-    for (size_t i = 0; i < n; ++i) ds += double(to_e(x[i]));
-    const double mean = ds / double(n);
-    double dq = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const double e = double(to_e(x[i])) - mean;
-        dq += e * e;
-    }
-    m.mh = E(mean);
-    m.ml = E(mean - double(m.mh));
-    m.inv_wide = a.normalize_variance ? 1.0 / std::sqrt(dq / double(n) + a.epsilon) : 1.0;
-    m.inv = E(m.inv_wide);
-    m.mean = mean;
-    m.wide = is_wide<E>(m.inv_wide);
-    if (!(dq == dq)) m.mh = m.ml = E(__builtin_nan(""));  // inf - inf in the sum
+    // Huge magnitudes, an infinity or NaN, a variance below E's reach.
+    m.wide = true;
+    const WideFpScope<WideOf<E>> fp;
+    set_wide(&m.norm, wide_moments_n<WideOf<E>>(n, [&](size_t i) { return to_e(x[i]); }), double(n),
+             a.normalize_variance, a.epsilon);
     return m;
 }
 
@@ -652,11 +639,13 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
         const RowMoments<E> mo = conv ? row_moments(static_cast<const E*>(xf), n, a, pfw, sizeof(T))
                                       : row_moments(xr, n, a, pfw, sizeof(T));
         if (mo.wide) {
-            const T* sc = static_cast<const T*>(a.scale);
-            const T* bi = static_cast<const T*>(a.bias);
-            const NormArgs na{mo.mean, mo.inv_wide, sc ? sc + ptrdiff_t(g) * a.scale_rs : nullptr, a.scale_ks,
-                              bi ? bi + ptrdiff_t(g) * a.bias_rs : nullptr, a.bias_ks, a.act};
-            normalize_run(xr, yr, n, &na);
+            NormArgs na = mo.norm;
+            na.scale = a.scale ? static_cast<const T*>(a.scale) + ptrdiff_t(g) * a.scale_rs : nullptr;
+            na.scale_stride = a.scale_ks;
+            na.bias = a.bias ? static_cast<const T*>(a.bias) + ptrdiff_t(g) * a.bias_rs : nullptr;
+            na.bias_stride = a.bias_ks;
+            na.act = a.act;
+            normalize_wide(xr, yr, n, &na);
             continue;
         }
         const AffineRow<T> sc = affine_row<T>(a.scale, a.scale_rs, a.scale_ks, g, E(1), ps);

@@ -14,16 +14,18 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Compensated running sum.
-struct Sum {
-    double s = 0, c = 0;
-    void add(double x) {
-        const double t = s + x;
+template <class F>
+struct BasicSum {
+    F s = 0, c = 0;
+    void add(F x) {
+        const F t = s + x;
         if (std::isfinite(t))
             c += std::fabs(s) >= std::fabs(x) ? (s - t) + x : (x - t) + s;
         s = t;
     }
-    double value() const { return std::isfinite(s) ? s + c : s; }
+    F value() const { return std::isfinite(s) ? s + c : s; }
 };
+using Sum = BasicSum<double>;
 
 // Offsets of all index combinations over `dims` (taken in the listed,
 // increasing order; row-major, so the last dim varies fastest).
@@ -99,18 +101,14 @@ std::vector<double> softmax_family(const StridedView& x, const std::vector<uint3
 // E[G]. With only finite values: shifted by the first element (exact for
 // a constant group, where a plain sum/n may miss by an ulp and turn 0/0 into
 // +-1); otherwise the literal sum so infinities behave as in the formula.
-double group_mean(const double* b, const std::vector<int64_t>& inner) {
-    const double n = double(inner.size());
-    bool finite = true;
-    for (int64_t off : inner) finite = finite && std::isfinite(b[off]);
-    Sum sum;
-    if (!finite) {
-        for (int64_t off : inner) sum.add(b[off]);
-        return sum.value() / n;
-    }
-    const double x0 = b[inner[0]];
-    for (int64_t off : inner) sum.add(b[off] - x0);
-    return x0 + sum.value() / n;
+// A compensated sum of the values themselves in long double (x87 extended
+// or IEEE quad): float64 groups whose sums or squared deviations leave
+// double's range (1e300, 1e-320) stay exact, and no shift rounds away a
+// small value beside a huge one ({3e38, -3e38, -1} has mean -1/3).
+long double group_mean(const double* b, const std::vector<int64_t>& inner) {
+    BasicSum<long double> sum;
+    for (int64_t off : inner) sum.add(b[off]);
+    return sum.value() / (long double)(inner.size());
 }
 
 }  // namespace
@@ -215,20 +213,21 @@ std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& a
     Groups gs, gb;
     if (p.scale) gs = make_groups(x.sizes, broadcast_strides(*p.scale), axes);
     if (p.bias) gb = make_groups(x.sizes, broadcast_strides(*p.bias), axes);
-    const double n = double(g.inner.size());
+    const long double n = (long double)(g.inner.size());
     for (size_t o = 0; o < g.outer.size(); ++o) {
         const double* b = x.base + g.outer[o];
-        const double mean = group_mean(b, g.inner);
-        Sum sq;
-        for (int64_t off : g.inner) sq.add((b[off] - mean) * (b[off] - mean));
-        const double var = sq.value() / n;
-        const double inv = p.normalize_variance ? 1.0 / std::sqrt(var + p.epsilon) : 1.0;
+        const long double mean_l = group_mean(b, g.inner);
+        const double mean = double(mean_l);
+        BasicSum<long double> sq;
+        for (int64_t off : g.inner) sq.add((b[off] - mean_l) * (b[off] - mean_l));
+        const long double var = sq.value() / n;
+        const double inv = p.normalize_variance ? double(1.0L / std::sqrt(var + p.epsilon)) : 1.0;
         for (size_t j = 0; j < g.inner.size(); ++j) {
             const double sc = p.scale ? p.scale->base[gs.outer[o] + gs.inner[j]] : 1.0;
             const double bi = p.bias ? p.bias->base[gb.outer[o] + gb.inner[j]] : 0.0;
-            double v = sc * (b[g.inner[j]] - mean);
-            if (p.normalize_variance) v /= std::sqrt(var + p.epsilon);
-            v += bi;
+            long double vl = sc * (b[g.inner[j]] - mean_l);
+            if (p.normalize_variance) vl /= std::sqrt(var + p.epsilon);
+            const double v = double(vl + bi);
             const size_t at = size_t(g.outer_packed[o] + g.inner_packed[j]);
             y[at] = p.act ? ref_activation(v, *p.act) : v;
             if (slack) {

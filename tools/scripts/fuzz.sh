@@ -10,7 +10,6 @@
 #   FUZZ_SEED           libFuzzer's -seed (default 1: CI explores the same
 #                       input sequence every run, a slower machine a prefix
 #                       of it; set 0 for a random seed when hunting)
-#   SIMDAX_FUZZ_STRICT=1  findings already reported fail again (to check a fix)
 # The seeds in tests/fuzz/corpus are read, never written; new inputs go to
 # $FUZZ_BUILD/corpus (kept between runs). A failure leaves the input in
 # $FUZZ_BUILD/artifacts/; reproduce it, with the decoded case and every
