@@ -85,15 +85,20 @@ inline void chan_combine(Moments* s, double nb, double mb, double m2b) {
 
 // Whether a group's statistics (mean, m2 over n elements; exact enough in
 // double for the float compute type) suit the fast normalisation in E:
-// finite, every deviation (at most sqrt(m2)) far from E's overflow, and
-// var + eps (when normalising) well inside E's normal range, so x - mean
-// and 1/sqrt(var + eps) keep their digits in E.
+// finite; every deviation (at most sqrt(m2)) far from E's overflow; values
+// (within |mean| + sqrt(m2)) far from E's subnormal range, where the mean's
+// low part and x - mean lose digits (all-zero groups are exact); and
+// var + eps (when normalising) well inside E's normal range, so
+// 1/sqrt(var + eps) keeps its digits in E.
 template <class E>
 inline bool fits_fast_path(double mean, double m2, double n, bool normalize_variance, double epsilon) {
     constexpr bool f32 = sizeof(E) < sizeof(double);
     const double max_m2 = f32 ? 1e76 : 0x1p1020;
+    const double min_mag = f32 ? 0x1p-100 : 0x1p-970;
     const double min_var = f32 ? 0x1p-100 : 0x1p-800;
     if (!std::isfinite(mean) || !(m2 <= max_m2)) return false;
+    const double mag = std::fabs(mean) + std::sqrt(m2 > 0 ? m2 : 0.0);
+    if (mag > 0 && mag < min_mag) return false;
     return !normalize_variance || m2 / n + epsilon >= min_var;
 }
 

@@ -216,25 +216,29 @@ std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& a
     const long double n = (long double)(g.inner.size());
     for (size_t o = 0; o < g.outer.size(); ++o) {
         const double* b = x.base + g.outer[o];
-        const long double mean_l = group_mean(b, g.inner);
-        const double mean = double(mean_l);
+        const long double mean = group_mean(b, g.inner);
+        double mean_abs = 0;
+        for (int64_t off : g.inner) mean_abs += std::fabs(b[off]) / double(g.inner.size());
         BasicSum<long double> sq;
-        for (int64_t off : g.inner) sq.add((b[off] - mean_l) * (b[off] - mean_l));
+        for (int64_t off : g.inner) sq.add((b[off] - mean) * (b[off] - mean));
         const long double var = sq.value() / n;
         const double inv = p.normalize_variance ? double(1.0L / std::sqrt(var + p.epsilon)) : 1.0;
         for (size_t j = 0; j < g.inner.size(); ++j) {
             const double sc = p.scale ? p.scale->base[gs.outer[o] + gs.inner[j]] : 1.0;
             const double bi = p.bias ? p.bias->base[gb.outer[o] + gb.inner[j]] : 0.0;
-            long double vl = sc * (b[g.inner[j]] - mean_l);
+            long double vl = sc * (b[g.inner[j]] - mean);
             if (p.normalize_variance) vl /= std::sqrt(var + p.epsilon);
             const double v = double(vl + bi);
             const size_t at = size_t(g.outer_packed[o] + g.inner_packed[j]);
             y[at] = p.act ? ref_activation(v, *p.act) : v;
             if (slack) {
-                // What rounding |mean| and x (1 ulp of float64 each, a few
+                // What rounding the mean and x (1 ulp of float64 each, a few
                 // times over) does to the result: mean 100, std 1e-3 already
-                // costs 1e-11 in any float64 evaluation.
-                const double d = 8 * 0x1p-52 * (std::fabs(mean) + std::fabs(b[g.inner[j]])) * inv * std::fabs(sc);
+                // costs 1e-11 in any float64 evaluation. The mean's own
+                // rounding scales with the mean of |x| (its condition):
+                // {3e38, -3e38, 1} has mean 1/3 exactly, but only to
+                // ~1e22 in any float64 summation.
+                const double d = 8 * 0x1p-52 * (mean_abs + std::fabs(b[g.inner[j]])) * inv * std::fabs(sc);
                 double slope = 1.0;
                 if (p.act && std::isfinite(v)) {
                     const double h = 1e-6 * (1 + std::fabs(v));
