@@ -65,8 +65,8 @@ struct NormArgs {
     ptrdiff_t bias_stride;
     ActParams act;
     // A group outside the fast path's range (kernels/mvn_wide.hpp): y =
-    // act(scale * (x - wide_mean) * wide_inv + bias) evaluated in the wider
-    // type, rounded to the compute type before the activation.
+    // act(scale * (x - wide_mean) * wide_inv + bias), the affine map in the
+    // wider type, the activation in double.
     bool wide;
     long double wide_mean, wide_inv;
 };

@@ -16,6 +16,13 @@
 #include "kernel_table.hpp"
 
 namespace simdax::kernels {
+
+namespace scalar {
+// kernels/scalar/activation_scalar.cpp
+template <class Acc>
+Acc activate(Acc x, const ActParams& a);
+}  // namespace scalar
+
 // Internal linkage: each ISA's translation unit keeps its own copy, built
 // with its own flags (no cross-ISA merging by the linker).
 namespace {
@@ -155,6 +162,17 @@ template <class W>
 inline W wide_affine(W x, W mean, W inv, W scale, W bias) {
     return scale * (x - mean) * inv + bias;
 }
+
+// The activation of a wide value, in double (the portable kernel's): a
+// value beyond the compute type that the activation brings back (LINEAR
+// with a tiny alpha, a sigmoid of 1e39) keeps its result.
+template <class W>
+inline double wide_activate(W v, const ActParams& act) {
+    const double d = double(v);
+    return act.type == SIMDAX_ACTIVATION_IDENTITY ? d : scalar::activate<double>(d, act);
+}
+
+constexpr ActParams kIdentity{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
 
 }  // namespace
 }  // namespace simdax::kernels

@@ -47,8 +47,9 @@ inline void split(double m, Acc* hi, Acc* lo) {
     *lo = Acc(m - double(*hi));
 }
 
-// One element: the fast form in Acc, or (wide) the whole affine map in the
-// wider type (kernels/mvn_wide.hpp); the activation follows in Acc.
+// One element: the fast form in Acc, the activation following in Acc; or
+// (wide) the affine map in the wider type and the activation in double
+// (kernels/mvn_wide.hpp).
 template <class T>
 inline typename Storage<T>::Acc mvn_value(const void* x, ptrdiff_t ix, const void* sc, ptrdiff_t is,
                                           const void* bi, ptrdiff_t ib, const NormArgs& a,
@@ -56,11 +57,12 @@ inline typename Storage<T>::Acc mvn_value(const void* x, ptrdiff_t ix, const voi
                                           typename Storage<T>::Acc inv) {
     using Acc = typename Storage<T>::Acc;
     using W = WideOf<Acc>;
+    if (a.wide)
+        return Acc(wide_activate(wide_affine<W>(W(ld<T>(x, ix)), W(a.wide_mean), W(a.wide_inv),
+                                                sc ? W(ld<T>(sc, is)) : W(1), bi ? W(ld<T>(bi, ib)) : W(0)),
+                                 a.act));
     Acc v;
-    if (a.wide) {
-        v = Acc(wide_affine<W>(W(ld<T>(x, ix)), W(a.wide_mean), W(a.wide_inv), sc ? W(ld<T>(sc, is)) : W(1),
-                               bi ? W(ld<T>(bi, ib)) : W(0)));
-    } else {
+    {
         // scale * v + bias rounded once, as the SIMD kernels' FMA does (for
         // float: the product is exact in double).
         using P = std::conditional_t<sizeof(Acc) < 8, double, Acc>;

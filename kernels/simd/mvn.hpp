@@ -192,10 +192,11 @@ void normalize_wide(const T* x, T* y, size_t n, const NormArgs* a) {
             t = buf;
         for (size_t i = 0; i < nb; ++i) {
             const ptrdiff_t k = ptrdiff_t(b + i);
-            t[i] = E(wide_affine<W>(W(to_e(x[k])), mean, inv, sc ? W(to_e(sc[k * a->scale_stride])) : W(1),
-                                    bi ? W(to_e(bi[k * a->bias_stride])) : W(0)));
+            t[i] = E(wide_activate(wide_affine<W>(W(to_e(x[k])), mean, inv, sc ? W(to_e(sc[k * a->scale_stride])) : W(1),
+                                                  bi ? W(to_e(bi[k * a->bias_stride])) : W(0)),
+                                   a->act));
         }
-        finish<T>(t, nb, nullptr, 0, nullptr, 0, a->act, y + b);
+        finish<T>(t, nb, nullptr, 0, nullptr, 0, kIdentity, y + b);
     }
 }
 
@@ -335,14 +336,12 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
                 const ptrdiff_t lq = l + ptrdiff_t(q);
                 const WT s = sc ? WT(to_e(sc[ptrdiff_t(j) * a.scale_rs + lq * a.scale_ks])) : WT(1);
                 const WT b = bi ? WT(to_e(bi[ptrdiff_t(j) * a.bias_rs + lq * a.bias_ks])) : WT(0);
-                t[q] = E(wide_affine<WT>(WT(to_e(xr[q])), wm[q], winv[q], s, b));
+                t[q] = E(wide_activate(wide_affine<WT>(WT(to_e(xr[q])), wm[q], winv[q], s, b), a.act));
             }
-            if constexpr (std::is_same_v<T, E>) {
-                finish<T>(t, lanes, nullptr, 0, nullptr, 0, a.act, t);
+            if constexpr (std::is_same_v<T, E>)
                 for (size_t q = 0; q < lanes; ++q) yr[q] = t[q];
-            } else {
-                finish<T>(t, lanes, nullptr, 0, nullptr, 0, a.act, yr);
-            }
+            else
+                convert(t, yr, lanes);
         }
         return;
     }

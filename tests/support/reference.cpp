@@ -245,6 +245,12 @@ std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& a
                     slope = std::max(1.0, std::fabs(ref_activation(v + h, *p.act) - ref_activation(v - h, *p.act)) / (2 * h));
                 }
                 (*slack)[at] = std::isfinite(d) ? d * slope : 0.0;
+                // An infinite Scale on a deviation within the mean's
+                // rounding: SPEC's inf * (x - mean) is NaN for an exact 0,
+                // +-inf otherwise, and no float64 evaluation can tell.
+                const double bound = 8 * 0x1p-52 * (mean_abs + std::fabs(b[g.inner[j]]));
+                if (!p.act && std::isinf(sc) && std::fabs(double(b[g.inner[j]] - mean)) <= bound)
+                    (*slack)[at] = std::numeric_limits<double>::infinity();
             }
         }
     }

@@ -43,7 +43,9 @@ struct MvnParams {
 };
 // slack (optional): per element, the error any float64 evaluation of the
 // formula carries from conditioning (|mean| large against the spread);
-// comparisons add it to the absolute tolerance.
+// comparisons add it to the absolute tolerance. Infinity marks a value
+// indeterminate between NaN and +-inf (an infinite Scale on a deviation
+// within the mean's rounding).
 std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& axes,
                             const MvnParams& p, std::vector<double>* slack = nullptr);
 
