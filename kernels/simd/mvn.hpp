@@ -10,20 +10,20 @@
 //     double instead.
 //   normalize: y = act(scale*((x - mean_hi) - mean_lo)*inv_std + bias), the
 //     double mean split into two floats (x - mean_hi is exact near the mean).
-//     An inv_std beyond float (epsilon 0, variance below ~1e-77) takes
-//     (x - mean)*inv_std in double instead ("wide"; mvn_cols and mvn_rows
-//     too, after redoing such a group's statistics in double).
 //   mvn_cols: the same per lane over strided rows (row blocks of kColRows).
 //   mvn_rows: whole rows, statistics in the compute type: pass A sums
 //     d = x - x[0] (shift s = x[0] + mean(d)), pass B sums e = x - s and e^2;
 //     mean = s + sum(e)/n carried as the pair (s, sum(e)/n). Sums run in
 //     4 (A) / 2+2 (B) vector accumulators per block of kMomentsBlock and
-//     block sums in one more vector. A row whose sums are not finite (huge
-//     |x| whose squares overflow float, or a NaN/inf) is redone in double,
-//     as is one whose variance + epsilon is below kTinyVarF32.
+//     block sums in one more vector.
 //     Output y = act(scale*((x - s)*inv - sum(e)/n*inv) + bias), folded into
 //     one FMA after the subtraction when scale and bias are constant on the
 //     row.
+//   A group (row, lane, chunked group) whose statistics fail fits_fast_path
+//     (an infinity or NaN, huge or near-subnormal magnitudes, a variance
+//     below the compute type's reach) is evaluated by the wide path of
+//     kernels/mvn_wide.hpp instead: normalize_wide, and the redo branches
+//     of mvn_cols and row_moments.
 // Scale/bias element i (or lane l of row j) is at p[i*stride] (p[j*rs +
 // l*ks]); stride 0 and 1 are the fast paths.
 #pragma once
@@ -172,8 +172,8 @@ void finish(typename Vec<T>::E* t, size_t n, const T* sc, ptrdiff_t ss, const T*
     if constexpr (!std::is_same_v<T, E>) convert(t, y, n);
 }
 
-// A group outside the fast range (NormArgs::wide): every element in the
-// wider type, rounded to E, then the activation.
+// A group outside the fast range (NormArgs::wide): the affine map of every
+// element in the wider type, the activation in double, then rounded to E.
 template <class T>
 void normalize_wide(const T* x, T* y, size_t n, const NormArgs* a) {
     using E = typename Vec<T>::E;
