@@ -172,6 +172,22 @@ void finish(typename Vec<T>::E* t, size_t n, const T* sc, ptrdiff_t ss, const T*
     if constexpr (!std::is_same_v<T, E>) convert(t, y, n);
 }
 
+// f(b, nb, t) for each block [b, b + nb) of kNormBlock elements; t is the
+// block's compute-type buffer (y itself when T is the compute type).
+template <class T, class F>
+inline void for_norm_blocks(T* y, size_t n, F&& f) {
+    using E = typename Vec<T>::E;
+    alignas(64) E buf[std::is_same_v<T, E> ? 1 : kNormBlock];
+    for (size_t b = 0; b < n; b += kNormBlock) {
+        E* t;
+        if constexpr (std::is_same_v<T, E>)
+            t = y + b;
+        else
+            t = buf;
+        f(b, n - b < kNormBlock ? n - b : kNormBlock, t);
+    }
+}
+
 // A group outside the fast range (NormArgs::wide): the affine map of every
 // element in the wider type, the activation in double, then rounded to E.
 template <class T>
@@ -182,22 +198,15 @@ void normalize_wide(const T* x, T* y, size_t n, const NormArgs* a) {
     const T* sc = static_cast<const T*>(a->scale);
     const T* bi = static_cast<const T*>(a->bias);
     const W mean = W(a->wide_mean), inv = W(a->wide_inv);
-    alignas(64) E buf[std::is_same_v<T, E> ? 1 : kNormBlock];
-    for (size_t b = 0; b < n; b += kNormBlock) {
-        const size_t nb = n - b < kNormBlock ? n - b : kNormBlock;
-        E* t;
-        if constexpr (std::is_same_v<T, E>)
-            t = y + b;
-        else
-            t = buf;
+    for_norm_blocks(y, n, [&](size_t b, size_t nb, E* t) {
         for (size_t i = 0; i < nb; ++i) {
             const ptrdiff_t k = ptrdiff_t(b + i);
-            t[i] = E(wide_activate(wide_affine<W>(W(to_e(x[k])), mean, inv, sc ? W(to_e(sc[k * a->scale_stride])) : W(1),
-                                                  bi ? W(to_e(bi[k * a->bias_stride])) : W(0)),
-                                   a->act));
+            const W s = sc ? W(to_e(sc[k * a->scale_stride])) : W(1);
+            const W c = bi ? W(to_e(bi[k * a->bias_stride])) : W(0);
+            t[i] = E(wide_activate(wide_affine<W>(W(to_e(x[k])), mean, inv, s, c), a->act));
         }
         finish<T>(t, nb, nullptr, 0, nullptr, 0, kIdentity, y + b);
-    }
+    });
 }
 
 template <class T>
@@ -213,14 +222,7 @@ void normalize_run(const T* x, T* y, size_t n, const NormArgs* a) {
     const R vmh = V::set1(mh), vml = V::set1(E(a->mean - double(mh))), inv = V::set1(E(a->inv_std));
     const T* sc = static_cast<const T*>(a->scale);
     const T* bi = static_cast<const T*>(a->bias);
-    alignas(64) E buf[std::is_same_v<T, E> ? 1 : kNormBlock];
-    for (size_t b = 0; b < n; b += kNormBlock) {
-        const size_t nb = n - b < kNormBlock ? n - b : kNormBlock;
-        E* t;
-        if constexpr (std::is_same_v<T, E>)
-            t = y + b;
-        else
-            t = buf;
+    for_norm_blocks(y, n, [&](size_t b, size_t nb, E* t) {
         size_t i = 0;
         for (; i + V::N <= nb; i += V::N)
             V::store(t + i, V::mul(V::sub(V::sub(V::load(x + b + i), vmh), vml), inv));
@@ -228,7 +230,7 @@ void normalize_run(const T* x, T* y, size_t n, const NormArgs* a) {
             V::storen(t + i, V::mul(V::sub(V::sub(V::loadn(x + b + i, nb - i, vmh), vmh), vml), inv), nb - i);
         finish<T>(t, nb, sc ? sc + ptrdiff_t(b) * a->scale_stride : nullptr, a->scale_stride,
                   bi ? bi + ptrdiff_t(b) * a->bias_stride : nullptr, a->bias_stride, a->act, y + b);
-    }
+    });
 }
 
 template <class T>
