@@ -101,14 +101,27 @@ std::vector<double> softmax_family(const StridedView& x, const std::vector<uint3
 // E[G]. With only finite values: shifted by the first element (exact for
 // a constant group, where a plain sum/n may miss by an ulp and turn 0/0 into
 // +-1); otherwise the literal sum so infinities behave as in the formula.
-// A compensated sum of the values themselves in long double (x87 extended
-// or IEEE quad): float64 groups whose sums or squared deviations leave
-// double's range (1e300, 1e-320) stay exact, and no shift rounds away a
-// small value beside a huge one ({3e38, -3e38, -1} has mean -1/3).
+// The group's mean in long double (x87 extended or IEEE quad): float64
+// groups whose sums or squared deviations leave double's range (1e300,
+// 1e-320) stay exact. A compensated sum of the values themselves (no shift
+// rounds away a small value beside a huge one: {3e38, -3e38, -1} has mean
+// -1/3), then one correction by the mean of the residuals x - m, each taken
+// exactly as a pair (TwoSum), so that a constant group's mean is its value.
 long double group_mean(const double* b, const std::vector<int64_t>& inner) {
+    const long double n = (long double)(inner.size());
     BasicSum<long double> sum;
     for (int64_t off : inner) sum.add(b[off]);
-    return sum.value() / (long double)(inner.size());
+    const long double m = sum.value() / n;
+    if (!std::isfinite(m)) return m;
+    BasicSum<long double> res;
+    for (int64_t off : inner) {
+        // a + (-m) = d + e exactly (Knuth's TwoSum).
+        const long double a = b[off], d = a - m, bb = d - a;
+        const long double e = (a - (d - bb)) + (-m - bb);
+        res.add(d);
+        res.add(e);
+    }
+    return m + res.value() / n;
 }
 
 }  // namespace
