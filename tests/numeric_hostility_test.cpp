@@ -338,6 +338,18 @@ TEST_P(NumericHostility, MvnAtTheEdgesOfTheRange) {
                 return double(j % 9) * 0.5 - 2.0;
             };
             run_mvn_edge(spec, dt, f, with_inf, nullptr, [](int64_t i) { return double(i % 3); });
+            // Deviations inside the type that a Scale pushes beyond it, and
+            // an activation brings back: gelu(-1e39) = -0, linear 1e-39 * x.
+            // (Deviations below 1e38 / sqrt(n): the fast path's range.)
+            const double dev = big * 1e-3, amp = nv ? big : 1e4;
+            const auto spread = [dev](int64_t i) { return (i % 2 ? dev : -dev) * double(i % 3); };
+            for (const auto act : {SIMDAX_ACTIVATION_GELU, SIMDAX_ACTIVATION_LINEAR}) {
+                OpSpec sa = spec;
+                sa.has_activation = true;
+                sa.activation = spec_default_activation(act);
+                if (act == SIMDAX_ACTIVATION_LINEAR) sa.activation.alpha = float(4.0 / big);
+                run_mvn_edge(sa, dt, f, spread, [amp](int64_t i) { return i % 4 < 2 ? amp : -amp; }, nullptr);
+            }
             if (!f64) continue;
             run_mvn_edge(spec, dt, f, [](int64_t i) { return double(i % 7 + 1) * (i % 2 ? 1e243 : -3e242); },
                          nullptr, nullptr);

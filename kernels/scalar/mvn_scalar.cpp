@@ -61,17 +61,17 @@ inline typename Storage<T>::Acc mvn_value(const void* x, ptrdiff_t ix, const voi
         return Acc(wide_activate(wide_affine<W>(W(ld<T>(x, ix)), W(a.wide_mean), W(a.wide_inv),
                                                 sc ? W(ld<T>(sc, is)) : W(1), bi ? W(ld<T>(bi, ib)) : W(0)),
                                  a.act));
-    Acc v;
-    {
-        // scale * v + bias rounded once, as the SIMD kernels' FMA does (for
-        // float: the product is exact in double).
-        using P = std::conditional_t<sizeof(Acc) < 8, double, Acc>;
-        P p = P(((ld<T>(x, ix) - hi) - lo) * inv);
-        if (sc) p *= P(ld<T>(sc, is));
-        if (bi) p += P(ld<T>(bi, ib));
-        v = Acc(p);
-    }
-    return a.act.type == SIMDAX_ACTIVATION_IDENTITY ? v : activate<Acc>(v, a.act);
+    // scale * v + bias rounded once, as the SIMD kernels' FMA does (for
+    // float: the product is exact in double).
+    using P = std::conditional_t<sizeof(Acc) < 8, double, Acc>;
+    P p = P(((ld<T>(x, ix) - hi) - lo) * inv);
+    if (sc) p *= P(ld<T>(sc, is));
+    if (bi) p += P(ld<T>(bi, ib));
+    const Acc v = Acc(p);
+    if (a.act.type == SIMDAX_ACTIVATION_IDENTITY) return v;
+    // Beyond float: the activation in double (see act_map_in_range).
+    if (sizeof(Acc) < 8 && std::isinf(v)) return Acc(wide_activate(p, a.act));
+    return activate<Acc>(v, a.act);
 }
 
 template <class T>

@@ -145,11 +145,39 @@ inline typename Vec<T>::R affine_vec(const T* p, ptrdiff_t s, size_t i, size_t c
     return V::load(t);
 }
 
+// The activation over t[0..n) into out. A value the affine map pushed
+// beyond a float compute type (inf from finite operands: a Scale times a
+// deviation near the top) is evaluated again in double, activation
+// included, so an activation that brings it back (gelu(-1e39) = -0, linear
+// with a tiny alpha) keeps its result. pre(i): element i's value before the
+// activation, in double. (Infinite operands give the same inf again.)
+template <class E, class Pre>
+void act_map_in_range(const ActParams& act, E* t, E* out, size_t n, const Pre& pre) {
+    if constexpr (sizeof(E) == 4) {
+        bool any = false;
+        if (act.type != SIMDAX_ACTIVATION_IDENTITY)
+            for (size_t i = 0; i < n; ++i) any |= std::fabs(t[i]) == std::numeric_limits<E>::infinity();
+        if (any) {  // rare: element by element
+            for (size_t i = 0; i < n; ++i) {
+                E v = t[i];
+                if (std::fabs(v) == std::numeric_limits<E>::infinity())
+                    v = E(wide_activate(pre(i), act));
+                else
+                    act_map<E>(act, &v, &v, 1);
+                out[i] = v;
+            }
+            return;
+        }
+    }
+    act_map<E>(act, t, out, n);
+}
+
 // t[0..n) holds normalised values; y = act(t*scale + bias), stored as T.
-// t may be y itself when T is the compute type.
-template <class T>
+// t may be y itself when T is the compute type. norm(i): element i's
+// normalised value in double (for act_map_in_range).
+template <class T, class Norm>
 void finish(typename Vec<T>::E* t, size_t n, const T* sc, ptrdiff_t ss, const T* bi, ptrdiff_t bs,
-            const ActParams& act, T* y) {
+            const ActParams& act, T* y, const Norm& norm) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -168,7 +196,10 @@ void finish(typename Vec<T>::E* t, size_t n, const T* sc, ptrdiff_t ss, const T*
                 V::storen(t + i, V::fma(v, s, b), cnt);
         }
     }
-    act_map<E>(act, t, t, n);
+    act_map_in_range<E>(act, t, t, n, [&](size_t i) {
+        const ptrdiff_t k = ptrdiff_t(i);
+        return (sc ? double(to_e(sc[k * ss])) : 1.0) * norm(i) + (bi ? double(to_e(bi[k * bs])) : 0.0);
+    });
     if constexpr (!std::is_same_v<T, E>) convert(t, y, n);
 }
 
@@ -205,7 +236,7 @@ void normalize_wide(const T* x, T* y, size_t n, const NormArgs* a) {
             const W c = bi ? W(to_e(bi[k * a->bias_stride])) : W(0);
             t[i] = E(wide_activate(wide_affine<W>(W(to_e(x[k])), mean, inv, s, c), a->act));
         }
-        finish<T>(t, nb, nullptr, 0, nullptr, 0, kIdentity, y + b);
+        finish<T>(t, nb, nullptr, 0, nullptr, 0, kIdentity, y + b, [](size_t) { return 0.0; });
     });
 }
 
@@ -229,7 +260,8 @@ void normalize_run(const T* x, T* y, size_t n, const NormArgs* a) {
         if (i < nb)
             V::storen(t + i, V::mul(V::sub(V::sub(V::loadn(x + b + i, nb - i, vmh), vmh), vml), inv), nb - i);
         finish<T>(t, nb, sc ? sc + ptrdiff_t(b) * a->scale_stride : nullptr, a->scale_stride,
-                  bi ? bi + ptrdiff_t(b) * a->bias_stride : nullptr, a->bias_stride, a->act, y + b);
+                  bi ? bi + ptrdiff_t(b) * a->bias_stride : nullptr, a->bias_stride, a->act, y + b,
+                  [&](size_t i) { return (double(to_e(x[b + i])) - a->mean) * a->inv_std; });
     });
 }
 
@@ -301,9 +333,10 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         cnt = tot;
     }
     const size_t lanes = size_t(NV - 1) * V::N + tail;
+    // Per lane in double: mean, m2, 1/sqrt(var + eps). Every lane's
+    // statistics must suit the fast normalisation in E.
+    alignas(64) double fm[NV * V::N], fq[NV * V::N], fi[NV * V::N];
     if (!redo) {
-        // Every lane's statistics must suit the fast normalisation in E.
-        alignas(64) double fm[NV * V::N], fq[NV * V::N];
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
             const W full = wmap<V>(W::from(sh[u]), mean[u], dadd);
             for (int h = 0; h < W::H; ++h) {
@@ -311,8 +344,10 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
                 VD::store(fq + size_t(u) * V::N + size_t(h) * VD::N, m2[u].h[h]);
             }
         }
-        for (size_t l = 0; l < lanes; ++l)
+        for (size_t l = 0; l < lanes; ++l) {
             redo |= !fits_fast_path<E>(fm[l], fq[l], double(r), a.normalize_variance, a.epsilon);
+            fi[l] = a.normalize_variance ? 1.0 / std::sqrt(fq[l] / double(r) + a.epsilon) : 1.0;
+        }
     }
     const T* sc = static_cast<const T*>(a.scale);
     const T* bi = static_cast<const T*>(a.bias);
@@ -373,13 +408,14 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
             continue;
         }
+        const auto norm = [&](size_t q) { return (double(to_e(xr[q])) - fm[q]) * fi[q]; };
+        const T* scj = sc ? sc + ptrdiff_t(j) * a.scale_rs + l * a.scale_ks : nullptr;
+        const T* bij = bi ? bi + ptrdiff_t(j) * a.bias_rs + l * a.bias_ks : nullptr;
         if constexpr (std::is_same_v<T, E>) {
-            finish<T>(t, lanes, sc ? sc + ptrdiff_t(j) * a.scale_rs + l * a.scale_ks : nullptr, a.scale_ks,
-                      bi ? bi + ptrdiff_t(j) * a.bias_rs + l * a.bias_ks : nullptr, a.bias_ks, a.act, t);
+            finish<T>(t, lanes, scj, a.scale_ks, bij, a.bias_ks, a.act, t, norm);
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
         } else {
-            finish<T>(t, lanes, sc ? sc + ptrdiff_t(j) * a.scale_rs + l * a.scale_ks : nullptr, a.scale_ks,
-                      bi ? bi + ptrdiff_t(j) * a.bias_rs + l * a.bias_ks : nullptr, a.bias_ks, a.act, yr);
+            finish<T>(t, lanes, scj, a.scale_ks, bij, a.bias_ks, a.act, yr, norm);
         }
     }
 }
@@ -495,6 +531,10 @@ struct AffineRow {
     ptrdiff_t ks = 0;
     E c = 0;
     bool constant = true;
+    double value(size_t i) const {
+        if (constant) return double(c);
+        return pe ? double(pe[i]) : double(to_e(p[ptrdiff_t(i) * ks]));
+    }
     typename Vec<T>::R at(size_t i, size_t cnt) const {
         using V = Vec<T>;
         if (pe) return cnt == V::N ? V::load(pe + i) : V::loadn(pe + i, cnt, V::zero());
@@ -531,7 +571,7 @@ template <class T, int SM, int BM, class S>
 void mvn_row_out(const S* const xr, T* const yr, const size_t n, bool stream, const typename Vec<T>::R vmh,
                  const typename Vec<T>::R va, const typename Vec<T>::R vb, const AffineRow<T>& sc,
                  const AffineRow<T>& bi, const ActParams& act, typename Vec<T>::E* buf,
-                 const T* nx) {
+                 const T* nx, double mean, double inv) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -586,10 +626,14 @@ void mvn_row_out(const S* const xr, T* const yr, const size_t n, bool stream, co
         size_t i = 0;
         for (; i + V::N <= nb; i += V::N) V::store(buf + i, val(b0 + i, V::N));
         if (i < nb) V::storen(buf + i, val(b0 + i, nb - i), nb - i);
+        const auto pre = [&](size_t q) {
+            const size_t e = b0 + q;
+            return sc.value(e) * ((double(to_e(xr[e])) - mean) * inv) + bi.value(e);
+        };
         if constexpr (std::is_same_v<T, E>) {
-            act_map<E>(act, buf, yr + b0, nb);
+            act_map_in_range<E>(act, buf, yr + b0, nb, pre);
         } else {
-            act_map<E>(act, buf, buf, nb);
+            act_map_in_range<E>(act, buf, buf, nb, pre);
             convert(buf, yr + b0, nb);
         }
     }
@@ -665,6 +709,7 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
             continue;
         }
         const R vmh = V::set1(mo.mh);
+        const double mean = double(mo.mh) + double(mo.ml), inv = double(mo.inv);
         R va, vb;  // y = fma(x - mh, va, vb) when scale and bias are constant
         const bool folded = sc.constant && bi.constant;
         if (folded) {
@@ -680,9 +725,9 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
             constexpr int SM = decltype(smc)::value, BM = decltype(bmc)::value;
             const T* nx = g + pf_rows < rows ? x + ptrdiff_t(g + pf_rows) * xrs : nullptr;
             if (conv)
-                mvn_row_out<T, SM, BM>(static_cast<const E*>(xf), yr, n, stream, vmh, va, vb, sc, bi, a.act, buf, nx);
+                mvn_row_out<T, SM, BM>(static_cast<const E*>(xf), yr, n, stream, vmh, va, vb, sc, bi, a.act, buf, nx, mean, inv);
             else
-                mvn_row_out<T, SM, BM>(xr, yr, n, stream, vmh, va, vb, sc, bi, a.act, buf, nx);
+                mvn_row_out<T, SM, BM>(xr, yr, n, stream, vmh, va, vb, sc, bi, a.act, buf, nx, mean, inv);
         };
         using I0 = std::integral_constant<int, 0>;
         using I1 = std::integral_constant<int, 1>;
