@@ -172,6 +172,7 @@ std::vector<double> reference(const OpSpec& spec, const Operands& io, std::vecto
             }
             p.normalize_variance = spec.normalize_variance;
             p.epsilon = spec.epsilon;
+            p.compute_eps = io.x.dtype() == SIMDAX_DTYPE_FLOAT64 ? 0x1p-53 : 0x1p-24;
             p.act = spec.has_activation ? &spec.activation : nullptr;
             return ref_mvn(x, spec.axes, p, slack);
         }

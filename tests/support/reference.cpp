@@ -235,6 +235,8 @@ std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& a
         BasicSum<long double> sq;
         for (int64_t off : g.inner) sq.add((b[off] - mean) * (b[off] - mean));
         const long double var = sq.value() / n;
+        double max_dev = 0;
+        for (int64_t off : g.inner) max_dev = std::max(max_dev, double(std::fabs(b[off] - mean)));
         const long double inv = p.normalize_variance ? 1.0L / std::sqrt(var + p.epsilon) : 1.0L;
         for (size_t j = 0; j < g.inner.size(); ++j) {
             const double sc = p.scale ? p.scale->base[gs.outer[o] + gs.inner[j]] : 1.0;
@@ -251,7 +253,11 @@ std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& a
                 // rounding scales with the mean of |x| (its condition):
                 // {3e38, -3e38, 1} has mean 1/3 exactly, but only to
                 // ~1e22 in any float64 summation.
-                const double d = double((mean_abs + std::fabs(b[g.inner[j]])) * inv * (8 * 0x1p-52L) * std::fabs(sc));
+                // Float data's statistics are kept in float: the mean to
+                // about 2^-24 of the largest deviation (16 ulps allowed).
+                const double d = double(((mean_abs + std::fabs(b[g.inner[j]])) * (8 * 0x1p-52L) +
+                                         16 * (long double)(p.compute_eps) * max_dev) *
+                                        inv * std::fabs(sc));
                 double slope = 1.0;
                 if (p.act && std::isfinite(v)) {
                     const double h = 1e-6 * (1 + std::fabs(v));

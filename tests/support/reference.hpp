@@ -40,9 +40,14 @@ struct MvnParams {
     bool normalize_variance = true;
     double epsilon = 1e-5;
     const simdax_activation_desc* act = nullptr;
+    // Unit roundoff of the type the statistics are kept in (float for
+    // float32/float16/bfloat16 data): a group's mean is known to about that
+    // times its largest deviation, which a huge Scale makes visible.
+    double compute_eps = 0x1p-53;
 };
 // slack (optional): per element, the error any float64 evaluation of the
-// formula carries from conditioning (|mean| large against the spread);
+// formula carries from conditioning (|mean| large against the spread), and
+// the rounding of the statistics in the compute type (compute_eps);
 // comparisons add it to the absolute tolerance. Infinity marks a value
 // indeterminate between NaN and +-inf (an infinite Scale on a deviation
 // within the mean's rounding).
