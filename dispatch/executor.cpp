@@ -225,12 +225,11 @@ void run_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
             while (u0 < u1) {
                 const int64_t g = int64_t(u0) / parts;
                 const size_t gend = std::min(u1, size_t((g + 1) * parts));
-                int64_t off[kOperands], p0, p1, q0, q1;
+                int64_t off[kOperands];
                 group_offsets(p, g, off);
-                range(int64_t(u0) % parts, &p0, &q0);
-                range(int64_t(gend - 1) % parts, &q1, &p1);
-                (void)q0;
-                (void)q1;
+                // From the start of the first part to the end of the last.
+                const int64_t p0 = (int64_t(u0) % parts) * len;
+                const int64_t p1 = std::min(size, (int64_t(gend - 1) % parts + 1) * len);
                 Pieces pcs(p, b, off);
                 output_range(p, pcs, p0, p1, empty_state());
                 u0 = gend;
