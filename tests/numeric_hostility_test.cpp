@@ -350,6 +350,9 @@ TEST_P(NumericHostility, MvnAtTheEdgesOfTheRange) {
                 if (act == SIMDAX_ACTIVATION_LINEAR) sa.activation.alpha = float(4.0 / big);
                 run_mvn_edge(sa, dt, f, spread, [amp](int64_t i) { return i % 4 < 2 ? amp : -amp; }, nullptr);
             }
+            if (dt == SIMDAX_DTYPE_FLOAT32)  // subnormal groups (~1000 float steps apart), huge Scale
+                run_mvn_edge(spec, dt, f, [](int64_t i) { return double(i % 5) * 1.5e-42; },
+                             [big](int64_t i) { return i % 2 ? big : -big; }, nullptr);
             if (!f64) continue;
             run_mvn_edge(spec, dt, f, [](int64_t i) { return double(i % 7 + 1) * (i % 2 ? 1e243 : -3e242); },
                          nullptr, nullptr);
