@@ -268,9 +268,10 @@ std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& a
                 (*slack)[at] = std::isnan(d) ? 0.0 : std::min(d * slope, std::numeric_limits<double>::max());
                 // An infinite Scale on a deviation within the mean's
                 // rounding: SPEC's inf * (x - mean) is NaN for an exact 0,
-                // +-inf otherwise, and no float64 evaluation can tell.
+                // +-inf otherwise (then the activation of it), and no
+                // float64 evaluation can tell which.
                 const double bound = 8 * 0x1p-52 * (mean_abs + std::fabs(b[g.inner[j]]));
-                if (!p.act && std::isinf(sc) && std::fabs(double(b[g.inner[j]] - mean)) <= bound)
+                if (std::isinf(sc) && std::fabs(double(b[g.inner[j]] - mean)) <= bound)
                     (*slack)[at] = std::numeric_limits<double>::infinity();
             }
         }

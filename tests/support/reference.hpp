@@ -49,8 +49,8 @@ struct MvnParams {
 // formula carries from conditioning (|mean| large against the spread), and
 // the rounding of the statistics in the compute type (compute_eps);
 // comparisons add it to the absolute tolerance. Infinity marks a value
-// indeterminate between NaN and +-inf (an infinite Scale on a deviation
-// within the mean's rounding).
+// indeterminate between NaN and the activation of +-inf (an infinite Scale
+// on a deviation within the mean's rounding).
 std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& axes,
                             const MvnParams& p, std::vector<double>* slack = nullptr);
 
