@@ -109,13 +109,26 @@ inline bool fits_fast_path(double mean, double m2, double n, bool normalize_vari
     return !normalize_variance || m2 / n + epsilon >= min_var;
 }
 
-// The group's arguments for the wide evaluation.
+// A group's mean and 1/sqrt(var + eps) (1 without variance normalisation)
+// in the wider type.
+template <class W>
+struct WideNorm {
+    W mean, inv;
+};
+
+template <class W>
+inline WideNorm<W> wide_norm(const WideMoments<W>& w, double n, bool normalize_variance, double epsilon) {
+    return {w.mean, normalize_variance ? W(1) / std::sqrt(w.m2 / W(n) + W(epsilon)) : W(1)};
+}
+
+// The group's arguments for the wide evaluation (NormArgs::wide).
 template <class W>
 inline void set_wide(NormArgs* a, const WideMoments<W>& w, double n, bool normalize_variance,
                      double epsilon) {
+    const WideNorm<W> wn = wide_norm(w, n, normalize_variance, epsilon);
     a->wide = true;
-    a->wide_mean = w.mean;
-    a->wide_inv = normalize_variance ? W(1) / std::sqrt(w.m2 / W(n) + W(epsilon)) : W(1);
+    a->wide_mean = wn.mean;
+    a->wide_inv = wn.inv;
 }
 
 // Long double arithmetic runs on x87, whose control and status words the
@@ -136,14 +149,15 @@ class WideFpScope {
     };
 
 public:
-    WideFpScope() {
-        if constexpr (kX87) {
+    // active = false: nothing to guard (the fast path).
+    explicit WideFpScope(bool active = true) : active_(kX87 && active) {
+        if (active_) {
             const unsigned short cw = 0x037F;
             __asm__ volatile("fnstenv %0\n\tfldcw %1" : "=m"(saved_) : "m"(cw) : "memory");
         }
     }
     ~WideFpScope() {
-        if constexpr (kX87) {
+        if (active_) {
             Env now;
             __asm__ volatile("fnstenv %0" : "=m"(now) : : "memory");
             now.cw = saved_.cw;
@@ -153,26 +167,27 @@ public:
     }
 
 private:
+    bool active_;
     Env saved_;
+#else
+public:
+    explicit WideFpScope(bool = true) {}
 #endif
 };
 
-// One element's value before the activation.
-template <class W>
-inline W wide_affine(W x, W mean, W inv, W scale, W bias) {
-    return scale * (x - mean) * inv + bias;
+// The activation of a value in double (the portable kernel's): a value
+// beyond the compute type that the activation brings back (LINEAR with a
+// tiny alpha, gelu(-1e39) = -0) keeps its result.
+inline double wide_activate(double v, const ActParams& act) {
+    return act.type == SIMDAX_ACTIVATION_IDENTITY ? v : scalar::activate<double>(v, act);
 }
 
-// The activation of a wide value, in double (the portable kernel's): a
-// value beyond the compute type that the activation brings back (LINEAR
-// with a tiny alpha, a sigmoid of 1e39) keeps its result.
+// One element of a wide group: the affine map in W, the activation in
+// double; the caller rounds to its compute type.
 template <class W>
-inline double wide_activate(W v, const ActParams& act) {
-    const double d = double(v);
-    return act.type == SIMDAX_ACTIVATION_IDENTITY ? d : scalar::activate<double>(d, act);
+inline double wide_value(W x, const WideNorm<W>& g, W scale, W bias, const ActParams& act) {
+    return wide_activate(double(scale * (x - g.mean) * g.inv + bias), act);
 }
-
-constexpr ActParams kIdentity{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
 
 }  // namespace
 }  // namespace simdax::kernels

@@ -58,9 +58,8 @@ inline typename Storage<T>::Acc mvn_value(const void* x, ptrdiff_t ix, const voi
     using Acc = typename Storage<T>::Acc;
     using W = WideOf<Acc>;
     if (a.wide)
-        return Acc(wide_activate(wide_affine<W>(W(ld<T>(x, ix)), W(a.wide_mean), W(a.wide_inv),
-                                                sc ? W(ld<T>(sc, is)) : W(1), bi ? W(ld<T>(bi, ib)) : W(0)),
-                                 a.act));
+        return Acc(wide_value<W>(W(ld<T>(x, ix)), WideNorm<W>{W(a.wide_mean), W(a.wide_inv)},
+                                 sc ? W(ld<T>(sc, is)) : W(1), bi ? W(ld<T>(bi, ib)) : W(0), a.act));
     // scale * v + bias rounded once, as the SIMD kernels' FMA does (for
     // float: the product is exact in double).
     using P = std::conditional_t<sizeof(Acc) < 8, double, Acc>;
@@ -80,17 +79,10 @@ void normalize(const void* x, void* y, size_t n, const NormArgs* a) {
     Acc hi, lo;
     split(a->mean, &hi, &lo);
     const Acc inv = Acc(a->inv_std);
-    auto run = [&] {
-        for (size_t i = 0; i < n; ++i) {
-            const ptrdiff_t k = ptrdiff_t(i);
-            st<T>(y, k, mvn_value<T>(x, k, a->scale, k * a->scale_stride, a->bias, k * a->bias_stride, *a, hi, lo, inv));
-        }
-    };
-    if (a->wide) {
-        const WideFpScope<WideOf<Acc>> fp;
-        run();
-    } else {
-        run();
+    const WideFpScope<WideOf<Acc>> fp(a->wide);
+    for (size_t i = 0; i < n; ++i) {
+        const ptrdiff_t k = ptrdiff_t(i);
+        st<T>(y, k, mvn_value<T>(x, k, a->scale, k * a->scale_stride, a->bias, k * a->bias_stride, *a, hi, lo, inv));
     }
 }
 

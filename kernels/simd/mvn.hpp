@@ -228,15 +228,14 @@ void normalize_wide(const T* x, T* y, size_t n, const NormArgs* a) {
     const WideFpScope<W> fp;
     const T* sc = static_cast<const T*>(a->scale);
     const T* bi = static_cast<const T*>(a->bias);
-    const W mean = W(a->wide_mean), inv = W(a->wide_inv);
+    const WideNorm<W> g{W(a->wide_mean), W(a->wide_inv)};
     for_norm_blocks(y, n, [&](size_t b, size_t nb, E* t) {
         for (size_t i = 0; i < nb; ++i) {
             const ptrdiff_t k = ptrdiff_t(b + i);
-            const W s = sc ? W(to_e(sc[k * a->scale_stride])) : W(1);
-            const W c = bi ? W(to_e(bi[k * a->bias_stride])) : W(0);
-            t[i] = E(wide_activate(wide_affine<W>(W(to_e(x[k])), mean, inv, s, c), a->act));
+            t[i] = E(wide_value<W>(W(to_e(x[k])), g, sc ? W(to_e(sc[k * a->scale_stride])) : W(1),
+                                   bi ? W(to_e(bi[k * a->bias_stride])) : W(0), a->act));
         }
-        finish<T>(t, nb, nullptr, 0, nullptr, 0, kIdentity, y + b, [](size_t) { return 0.0; });
+        if constexpr (!std::is_same_v<T, E>) convert(t, y + b, nb);
     });
 }
 
@@ -333,9 +332,9 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         cnt = tot;
     }
     const size_t lanes = size_t(NV - 1) * V::N + tail;
-    // Per lane in double: mean, m2, 1/sqrt(var + eps). Every lane's
-    // statistics must suit the fast normalisation in E.
-    alignas(64) double fm[NV * V::N], fq[NV * V::N], fi[NV * V::N];
+    // Per lane in double: mean and m2. Every lane's statistics must suit
+    // the fast normalisation in E.
+    alignas(64) double fm[NV * V::N], fq[NV * V::N];
     if (!redo) {
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
             const W full = wmap<V>(W::from(sh[u]), mean[u], dadd);
@@ -344,10 +343,8 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
                 VD::store(fq + size_t(u) * V::N + size_t(h) * VD::N, m2[u].h[h]);
             }
         }
-        for (size_t l = 0; l < lanes; ++l) {
+        for (size_t l = 0; l < lanes; ++l)
             redo |= !fits_fast_path<E>(fm[l], fq[l], double(r), a.normalize_variance, a.epsilon);
-            fi[l] = a.normalize_variance ? 1.0 / std::sqrt(fq[l] / double(r) + a.epsilon) : 1.0;
-        }
     }
     const T* sc = static_cast<const T*>(a.scale);
     const T* bi = static_cast<const T*>(a.bias);
@@ -358,14 +355,10 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         // lane in the wider type (kernels/mvn_wide.hpp).
         using WT = WideOf<E>;
         const WideFpScope<WT> fp;
-        WT wm[NV * V::N], winv[NV * V::N];
-        for (size_t q = 0; q < lanes; ++q) {
-            const auto w = wide_moments_n<WT>(r, [&](size_t j) { return to_e(x[ptrdiff_t(j) * xrs + ptrdiff_t(q)]); });
-            NormArgs na{};
-            set_wide(&na, w, double(r), a.normalize_variance, a.epsilon);
-            wm[q] = WT(na.wide_mean);
-            winv[q] = WT(na.wide_inv);
-        }
+        WideNorm<WT> g[NV * V::N];
+        for (size_t q = 0; q < lanes; ++q)
+            g[q] = wide_norm(wide_moments_n<WT>(r, [&](size_t j) { return to_e(x[ptrdiff_t(j) * xrs + ptrdiff_t(q)]); }),
+                             double(r), a.normalize_variance, a.epsilon);
         for (size_t j = 0; j < r; ++j) {
             const T* xr = x + ptrdiff_t(j) * xrs;
             T* yr = y + ptrdiff_t(j) * yrs;
@@ -373,7 +366,7 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
                 const ptrdiff_t lq = l + ptrdiff_t(q);
                 const WT s = sc ? WT(to_e(sc[ptrdiff_t(j) * a.scale_rs + lq * a.scale_ks])) : WT(1);
                 const WT b = bi ? WT(to_e(bi[ptrdiff_t(j) * a.bias_rs + lq * a.bias_ks])) : WT(0);
-                t[q] = E(wide_activate(wide_affine<WT>(WT(to_e(xr[q])), wm[q], winv[q], s, b), a.act));
+                t[q] = E(wide_value<WT>(WT(to_e(xr[q])), g[q], s, b, a.act));
             }
             if constexpr (std::is_same_v<T, E>)
                 for (size_t q = 0; q < lanes; ++q) yr[q] = t[q];
@@ -408,7 +401,10 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
             continue;
         }
-        const auto norm = [&](size_t q) { return (double(to_e(xr[q])) - fm[q]) * fi[q]; };
+        const auto norm = [&](size_t q) {  // rare (act_map_in_range): 1/sqrt here
+            const double inv_q = a.normalize_variance ? 1.0 / std::sqrt(fq[q] / double(r) + a.epsilon) : 1.0;
+            return (double(to_e(xr[q])) - fm[q]) * inv_q;
+        };
         const T* scj = sc ? sc + ptrdiff_t(j) * a.scale_rs + l * a.scale_ks : nullptr;
         const T* bij = bi ? bi + ptrdiff_t(j) * a.bias_rs + l * a.bias_ks : nullptr;
         if constexpr (std::is_same_v<T, E>) {
@@ -442,7 +438,7 @@ template <class E>
 struct RowMoments {
     E mh, ml, inv;
     bool wide;  // outside the fast range: normalise with `norm` (kernels/mvn_wide.hpp)
-    NormArgs norm;
+    WideNorm<WideOf<E>> norm;
 };
 
 // Pass A or B over a row: sums of (x - sh) (B: and their squares).
@@ -516,8 +512,8 @@ inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, const Mv
     // Huge magnitudes, an infinity or NaN, a variance below E's reach.
     m.wide = true;
     const WideFpScope<WideOf<E>> fp;
-    set_wide(&m.norm, wide_moments_n<WideOf<E>>(n, [&](size_t i) { return to_e(x[i]); }), double(n),
-             a.normalize_variance, a.epsilon);
+    m.norm = wide_norm(wide_moments_n<WideOf<E>>(n, [&](size_t i) { return to_e(x[i]); }), double(n),
+                       a.normalize_variance, a.epsilon);
     return m;
 }
 
@@ -684,12 +680,11 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
         const RowMoments<E> mo = conv ? row_moments(static_cast<const E*>(xf), n, a, pfw, sizeof(T))
                                       : row_moments(xr, n, a, pfw, sizeof(T));
         if (mo.wide) {
-            NormArgs na = mo.norm;
-            na.scale = a.scale ? static_cast<const T*>(a.scale) + ptrdiff_t(g) * a.scale_rs : nullptr;
-            na.scale_stride = a.scale_ks;
-            na.bias = a.bias ? static_cast<const T*>(a.bias) + ptrdiff_t(g) * a.bias_rs : nullptr;
-            na.bias_stride = a.bias_ks;
-            na.act = a.act;
+            const NormArgs na{0, 1,
+                              a.scale ? static_cast<const T*>(a.scale) + ptrdiff_t(g) * a.scale_rs : nullptr,
+                              a.scale_ks,
+                              a.bias ? static_cast<const T*>(a.bias) + ptrdiff_t(g) * a.bias_rs : nullptr,
+                              a.bias_ks, a.act, true, mo.norm.mean, mo.norm.inv};
             normalize_wide(xr, yr, n, &na);
             continue;
         }
