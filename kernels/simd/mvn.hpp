@@ -14,7 +14,7 @@
 //   mvn_rows: whole rows, statistics in the compute type: pass A sums
 //     d = x - x[0] (shift s = x[0] + mean(d)), pass B sums e = x - s and e^2;
 //     mean = s + sum(e)/n carried as the pair (s, sum(e)/n). Sums run in
-//     4 (A) / 2+2 (B) vector accumulators per block of kMomentsBlock and
+//     4 (A) / 4+4 (B) vector accumulators per block of kMomentsBlock and
 //     block sums in one more vector.
 //     Output y = act(scale*((x - s)*inv - sum(e)/n*inv) + bias), folded into
 //     one FMA after the subtraction when scale and bias are constant on the
@@ -107,15 +107,26 @@ void moments(const void* xv, size_t n, Moments* st) {
         const E dm = V::hsum(V::add(V::add(s0, s1), V::add(s2, s3))) / E(nb);
         const R vdm = V::set1(dm);
         R a0 = V::zero(), a1 = V::zero(), q0 = V::zero(), q1 = V::zero();
+        R a2 = V::zero(), a3 = V::zero(), q2 = V::zero(), q3 = V::zero();
         i = 0;
-        for (; i + 2 * V::N <= nb; i += 2 * V::N) {
+        for (; i + 4 * V::N <= nb; i += 4 * V::N) {  // four chains: FMA latency
             const R e0 = V::sub(V::sub(V::load(xb + i), sh), vdm);
             const R e1 = V::sub(V::sub(V::load(xb + i + V::N), sh), vdm);
+            const R e2 = V::sub(V::sub(V::load(xb + i + 2 * V::N), sh), vdm);
+            const R e3 = V::sub(V::sub(V::load(xb + i + 3 * V::N), sh), vdm);
             a0 = V::add(a0, e0);
             a1 = V::add(a1, e1);
+            a2 = V::add(a2, e2);
+            a3 = V::add(a3, e3);
             q0 = V::fma(e0, e0, q0);
             q1 = V::fma(e1, e1, q1);
+            q2 = V::fma(e2, e2, q2);
+            q3 = V::fma(e3, e3, q3);
         }
+        a0 = V::add(a0, a2);
+        a1 = V::add(a1, a3);
+        q0 = V::add(q0, q2);
+        q1 = V::add(q1, q3);
         for (; i < nb; i += V::N) {
             R e = V::sub(V::sub(i + V::N <= nb ? V::load(xb + i) : V::loadn(xb + i, nb - i, sh), sh), vdm);
             e = V::blend(V::lanes(nb - i), V::zero(), e);
@@ -441,10 +452,13 @@ struct RowMoments {
     WideNorm<WideOf<E>> norm;
 };
 
-// Pass A or B over a row: sums of (x - sh) (B: and their squares).
+// Pass A or B over a row: sums of (x - sh) (B: and their squares). copy
+// (pass A of a float16/bfloat16 row): the row's float values are written
+// there on the way, for pass B and the output to read from L1.
 template <class T, bool SQ>
 inline void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typename Vec<T>::E& s1,
-                     typename Vec<T>::E& s2, const void* pfw = nullptr, size_t pfw_esize = 0) {
+                     typename Vec<T>::E& s2, const void* pfw = nullptr, size_t pfw_esize = 0,
+                     typename Vec<T>::E* copy = nullptr) {
     using V = Vec<T>;
     using R = typename V::R;
     constexpr size_t N = V::N;
@@ -456,26 +470,48 @@ inline void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typename Vec<T
         R a0 = V::zero(), a1 = V::zero(), a2 = V::zero(), a3 = V::zero();
         size_t i = 0;
         if (SQ) {
-            for (; i + 2 * N <= nb; i += 2 * N) {
+            // Four chains each: a 2-chain loop waits on the FMA latency.
+            R q0 = V::zero(), q1 = V::zero(), q2 = V::zero(), q3 = V::zero();
+            for (; i + 4 * N <= nb; i += 4 * N) {
                 const R e0 = V::sub(V::load(xb + i), vs), e1 = V::sub(V::load(xb + i + N), vs);
+                const R e2 = V::sub(V::load(xb + i + 2 * N), vs), e3 = V::sub(V::load(xb + i + 3 * N), vs);
                 a0 = V::add(a0, e0);
                 a1 = V::add(a1, e1);
-                a2 = V::fma(e0, e0, a2);
-                a3 = V::fma(e1, e1, a3);
+                a2 = V::add(a2, e2);
+                a3 = V::add(a3, e3);
+                q0 = V::fma(e0, e0, q0);
+                q1 = V::fma(e1, e1, q1);
+                q2 = V::fma(e2, e2, q2);
+                q3 = V::fma(e3, e3, q3);
             }
+            a0 = V::add(a0, a2);
+            a1 = V::add(a1, a3);
+            a2 = V::add(q0, q2);
+            a3 = V::add(q1, q3);
         } else {
             for (; i + 4 * N <= nb; i += 4 * N) {
                 // The output row's lines, for writing: their reads for
                 // ownership overlap this pass's reads of x.
                 if (pfw) prefetch_row(static_cast<const char*>(pfw) + (b + i) * pfw_esize, 4 * N * pfw_esize, true);
-                a0 = V::add(a0, V::sub(V::load(xb + i), vs));
-                a1 = V::add(a1, V::sub(V::load(xb + i + N), vs));
-                a2 = V::add(a2, V::sub(V::load(xb + i + 2 * N), vs));
-                a3 = V::add(a3, V::sub(V::load(xb + i + 3 * N), vs));
+                const R v0 = V::load(xb + i), v1 = V::load(xb + i + N);
+                const R v2 = V::load(xb + i + 2 * N), v3 = V::load(xb + i + 3 * N);
+                if (copy) {
+                    Vec<typename V::E>::store(copy + b + i, v0);
+                    Vec<typename V::E>::store(copy + b + i + N, v1);
+                    Vec<typename V::E>::store(copy + b + i + 2 * N, v2);
+                    Vec<typename V::E>::store(copy + b + i + 3 * N, v3);
+                }
+                a0 = V::add(a0, V::sub(v0, vs));
+                a1 = V::add(a1, V::sub(v1, vs));
+                a2 = V::add(a2, V::sub(v2, vs));
+                a3 = V::add(a3, V::sub(v3, vs));
             }
         }
         for (; i < nb; i += N) {  // missing lanes read the shift: e = 0
-            const R e = V::sub(i + N <= nb ? V::load(xb + i) : V::loadn(xb + i, nb - i, vs), vs);
+            const size_t cnt = i + N <= nb ? N : nb - i;
+            const R v = cnt == N ? V::load(xb + i) : V::loadn(xb + i, cnt, vs);
+            if (!SQ && copy) Vec<typename V::E>::storen(copy + b + i, v, cnt);
+            const R e = V::sub(v, vs);
             a0 = V::add(a0, e);
             if (SQ) a2 = V::fma(e, e, a2);
         }
@@ -490,15 +526,18 @@ inline void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typename Vec<T
     if (SQ) s2 = V::hsum(t2);
 }
 
+// copy: as row_sums (float16/bfloat16 rows of at most kMvnPreconvert).
 template <class T>
 inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, const MvnArgs& a,
-                                                  const void* y = nullptr, size_t y_esize = 0) {
+                                                  const void* y, size_t y_esize,
+                                                  typename Vec<T>::E* copy) {
     using E = typename Vec<T>::E;
     const E x0 = to_e(x[0]);
     E sd, unused, c1, q;
-    row_sums<T, false>(x, n, x0, sd, unused, y, y_esize);
+    row_sums<T, false>(x, n, x0, sd, unused, y, y_esize, copy);
     const E s = x0 + sd / E(n);
-    row_sums<T, true>(x, n, s, c1, q);
+    if (copy) row_sums<E, true>(copy, n, s, c1, q);
+    else row_sums<T, true>(x, n, s, c1, q);
     RowMoments<E> m{};
     const E ml = c1 / E(n);
     const double m2 = double(q) - double(c1) * double(ml);
@@ -672,13 +711,11 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
     for (size_t g = 0; g < rows; ++g) {
         const T* xr = x + ptrdiff_t(g) * xrs;
         T* yr = y + ptrdiff_t(g) * yrs;
-        // float16/bfloat16: the row converted once, both passes and the
-        // output read the float copy from L1.
+        // float16/bfloat16: the row converted once, by pass A; pass B and
+        // the output read the float copy from L1.
         const bool conv = kHalf && n <= kMvnPreconvert;
-        if (conv) convert(xr, xf, n);
         const void* pfw = stream ? nullptr : yr;  // streamed rows need no read for ownership
-        const RowMoments<E> mo = conv ? row_moments(static_cast<const E*>(xf), n, a, pfw, sizeof(T))
-                                      : row_moments(xr, n, a, pfw, sizeof(T));
+        const RowMoments<E> mo = row_moments(xr, n, a, pfw, sizeof(T), conv ? xf : nullptr);
         if (mo.wide) {
             const NormArgs na{0, 1,
                               a.scale ? static_cast<const T*>(a.scale) + ptrdiff_t(g) * a.scale_rs : nullptr,
