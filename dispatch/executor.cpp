@@ -204,6 +204,7 @@ void run_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
             Odometer w(p.segments);
             for (int64_t s = 0; s < segs; ++s, w.next())
                 for (int64_t i = 0; i < nb; ++i) reduce_piece(p, piece(w, i, s), &st[i]);
+            for (int64_t i = 0; i < nb; ++i) finish_state(p, &st[i]);
             if (p.op == OpKind::mvn)
                 for (int64_t i = 0; i < nb; ++i)
                     norm[i] = mvn_norm_args(p, st[i], [&](auto f) {

@@ -20,7 +20,12 @@ struct GroupState {
 
 inline GroupState empty_state() {
     const double inf = std::numeric_limits<double>::infinity();
-    return GroupState{{-inf, 0.0}, {-inf, -1, 0}, {0, 0, 0}};
+    return GroupState{{-inf, 0.0, 0.0}, {-inf, -1, 0}, {0, 0, 0}};
+}
+
+// After the reduction, what the output pass reads once per group.
+inline void finish_state(const Plan& p, GroupState* s) {
+    if (p.op == OpKind::log_softmax) s->ms.log_sum = std::log(s->ms.sum);
 }
 
 void combine_states(OpKind op, GroupState* into, const GroupState& next);
@@ -96,7 +101,8 @@ void reduce_range(const Plan& p, Pieces&& g, int64_t p0, int64_t p1, GroupState*
 }
 
 template <class Pieces>
-void output_range(const Plan& p, Pieces&& g, int64_t p0, int64_t p1, const GroupState& s) {
+void output_range(const Plan& p, Pieces&& g, int64_t p0, int64_t p1, GroupState s) {
+    finish_state(p, &s);
     NormArgs a{};
     if (p.op == OpKind::mvn)
         a = mvn_norm_args(p, s, [&](auto f) { g.visit(0, p.group_size, false, f); });

@@ -24,9 +24,13 @@ constexpr int kDTypeCount = 4;
 // Empty state: max = -inf, sum = 0. A chunk whose maximum is -inf contributes
 // max = -inf and sum = 0 (or NaN if it holds a NaN), so a group of only -inf
 // ends with max = -inf, sum = 0, and the output formulas give NaN there.
+// log_sum = log(sum) is set once per group after the reduction
+// (dispatch/group_ops.hpp, finish_state): a group cut into many pieces would
+// otherwise take a log per LogSoftmax output call.
 struct MaxSum {
     double max;
     double sum;
+    double log_sum;
 };
 
 // First maximum of a group in group order; NaN beats every number and the

@@ -241,10 +241,11 @@ std::string dname(DType d) { return sxt::dtype_name(api_dtype(d)); }
 
 // Runs maxsum over x (in up to two chunks) and returns the state.
 simdax::MaxSum run_maxsum(const DtypeKernels& kk, Buf& x, size_t n, size_t esz) {
-    simdax::MaxSum st{-kInf, 0.0};
+    simdax::MaxSum st{-kInf, 0.0, 0.0};
     const size_t cut = n > 5 ? n / 3 : 0;
     if (cut) kk.maxsum(x.p(), cut, &st);
     kk.maxsum(static_cast<char*>(x.p()) + cut * esz, n - cut, &st);
+    st.log_sum = std::log(st.sum);  // as dispatch's finish_state
     return st;
 }
 

@@ -41,7 +41,7 @@ void maxsum(const void* x, size_t n, MaxSum* state) {
 template <class T>
 void log_softmax_out(const void* x, void* y, size_t n, const MaxSum* s) {
     using Acc = typename Storage<T>::Acc;
-    const Acc m = Acc(s->max), ls = Acc(std::log(s->sum));
+    const Acc m = Acc(s->max), ls = Acc(s->log_sum);
     for (size_t i = 0; i < n; ++i) st<T>(y, i, (ld<T>(x, i) - m) - ls);
 }
 

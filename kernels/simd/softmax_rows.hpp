@@ -5,8 +5,8 @@
 // sum of exp re-reading the block from L1, so memory is read once. Block
 // results are folded into the state in double; within a block float sums
 // run in 4 x N lanes (32 terms per lane for a 2048 block). The exp is the
-// 2^t core of exp2_f32.hpp (float) or exp_f64 (double); log(sum) is taken
-// with the vector log, once per output call.
+// 2^t core of exp2_f32.hpp (float) or exp_f64 (double); log(sum) comes in
+// the state, taken once per group by the caller.
 // Also here, shared with softmax_fused.hpp: SmxMath (the per-type exp/log of
 // the softmax passes), fused_block_sum, and the LogSoftmax output form.
 #pragma once
@@ -252,8 +252,7 @@ void log_softmax_out(const void* xv, void* yv, size_t n, const MaxSum* s) {
     const VecScope scope;
     using V = Vec<T>;
     using E = typename V::E;
-    const E ls = V::first(SmxMath<V>::log(V::set1(E(s->sum))));
-    log_softmax_row_out(static_cast<const T*>(xv), static_cast<T*>(yv), n, E(s->max), ls);
+    log_softmax_row_out(static_cast<const T*>(xv), static_cast<T*>(yv), n, E(s->max), E(s->log_sum));
 }
 
 template <class T>
