@@ -350,6 +350,11 @@ TEST_P(NumericHostility, MvnAtTheEdgesOfTheRange) {
                 if (act == SIMDAX_ACTIVATION_LINEAR) sa.activation.alpha = float(4.0 / big);
                 run_mvn_edge(sa, dt, f, spread, [amp](int64_t i) { return i % 4 < 2 ? amp : -amp; }, nullptr);
             }
+            // A product beyond the type beside an infinite Bias is that
+            // infinity: scale*v + bias rounded once (unfused: inf - inf).
+            run_mvn_edge(spec, dt, f, [](int64_t i) { return double(i % 9) - 4.0; },
+                         [big](int64_t i) { return i % 2 ? big : -big; },
+                         [](int64_t i) { return i % 3 == 0 ? -kInf : i % 3 == 1 ? kInf : 0.0; });
             if (dt == SIMDAX_DTYPE_FLOAT32)  // subnormal groups (~1000 float steps apart), huge Scale
                 run_mvn_edge(spec, dt, f, [](int64_t i) { return double(i % 5) * 1.5e-42; },
                              [big](int64_t i) { return i % 2 ? big : -big; }, nullptr);

@@ -61,11 +61,16 @@ inline typename Storage<T>::Acc mvn_value(const void* x, ptrdiff_t ix, const voi
         return Acc(wide_value<W>(W(ld<T>(x, ix)), WideNorm<W>{W(a.wide_mean), W(a.wide_inv)},
                                  sc ? W(ld<T>(sc, is)) : W(1), bi ? W(ld<T>(bi, ib)) : W(0), a.act));
     // scale * v + bias rounded once, as the SIMD kernels' FMA does (for
-    // float: the product is exact in double).
+    // float: the product is exact in double). Float64 needs the fma: a
+    // product beyond double beside an infinite bias is that infinity.
     using P = std::conditional_t<sizeof(Acc) < 8, double, Acc>;
     P p = P(((ld<T>(x, ix) - hi) - lo) * inv);
-    if (sc) p *= P(ld<T>(sc, is));
-    if (bi) p += P(ld<T>(bi, ib));
+    if (sizeof(Acc) >= 8 && sc && bi) {
+        p = std::fma(p, P(ld<T>(sc, is)), P(ld<T>(bi, ib)));
+    } else {
+        if (sc) p *= P(ld<T>(sc, is));
+        if (bi) p += P(ld<T>(bi, ib));
+    }
     const Acc v = Acc(p);
     if (a.act.type == SIMDAX_ACTIVATION_IDENTITY) return v;
     // Beyond float: the activation in double (see act_map_in_range).

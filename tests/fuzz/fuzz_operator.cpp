@@ -698,7 +698,13 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Bytes in(data, size);
     const Case c = decode(data, size, in);
-    if (simdax_isa_supported(simdax_isa(c.isa))) simdax_set_max_isa(simdax_isa(c.isa));
+    // The best ISA this machine runs under the input's cap, so that an input
+    // alone decides its ISA (not the cap an earlier input left behind).
+    for (int i = c.isa; i >= 0; --i)
+        if (simdax_isa_supported(simdax_isa(i))) {
+            simdax_set_max_isa(simdax_isa(i));
+            break;
+        }
     static const bool print = std::getenv("SIMDAX_FUZZ_PRINT") != nullptr;  // to reproduce
     if (print) std::fprintf(stderr, "case: %s\n", describe_case(c).c_str());
     // The descriptor as the library sees it.
