@@ -367,11 +367,18 @@ void softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t x
     };
     Slot sl[kPipeMaxLag + 2];
     alignas(64) E cs[kPipeMaxLag];
-    auto slot = [&](size_t r) -> Slot& { return sl[r % live]; };
+    // r % live by multiplications (Lemire's fastmod for 32-bit r): a
+    // division per lookup was a large part of a short row's cost.
+    const uint64_t mod_m = ~uint64_t(0) / live + 1;
+    auto ring_index = [&](size_t r) -> size_t {
+        if (r >> 32) return r % live;
+        return size_t((static_cast<unsigned __int128>(mod_m * uint64_t(r)) * live) >> 64);
+    };
+    auto slot = [&](size_t r) -> Slot& { return sl[ring_index(r)]; };
     auto row_x = [&](size_t r) { return x + ptrdiff_t(r) * xrs; };
     auto row_y = [&](size_t r) { return y + ptrdiff_t(r) * yrs; };
     auto buf = [&](size_t r) -> E* {
-        if constexpr (P::kBuf) return ring + (r % live) * n;
+        if constexpr (P::kBuf) return ring + ring_index(r) * n;
         else return nullptr;
     };
     auto src = [&](size_t r) -> const E* {
@@ -421,7 +428,8 @@ void softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t x
     if constexpr (P::kBuf) p.mx_buf = buf(0);
     O::dispatch(false, false, true, p, mx, sm);
     after_max(0, mx);
-    for (size_t k = 0; k < rows + lag; ++k) {
+    size_t kl = 0;  // k % lag
+    for (size_t k = 0; k < rows + lag; ++k, kl = kl + 1 == lag ? 0 : kl + 1) {
         // SUM row k, OUT row k-lag, MAX row k+1.
         const bool dsum = k < rows && !slot(k).alone;
         const bool dout = k >= lag && k - lag < rows && slot(k - lag).out;
@@ -459,7 +467,7 @@ void softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t x
             } else {  // alone
                 softmax_row_alone<T, LOG>(row_x(k), row_y(k), n, stream);
             }
-            if (k % lag == lag - 1 || k + 1 == rows) after_sums(k - k % lag, k);
+            if (kl == lag - 1 || k + 1 == rows) after_sums(k - kl, k);
         }
         if (dmax) after_max(k + 1, mx);
     }

@@ -263,10 +263,19 @@ std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& a
                     const double h = 1e-6 * (1 + std::fabs(v));
                     slope = std::max(1.0, std::fabs(ref_activation(v + h, *p.act) - ref_activation(v - h, *p.act)) / (2 * h));
                 }
+                double out_d = d * slope;
+                // An allowance too wide for the slope to stand for the
+                // activation (CELU with a negative alpha turns a deviation
+                // of -1e286 into -inf): its values at both ends as well.
+                if (p.act && std::isfinite(v) && d > 0)
+                    for (const double e : {v - d, v + d}) {
+                        const double a = ref_activation(e, *p.act);
+                        if (!std::isnan(a)) out_d = std::max(out_d, std::fabs(a - y[at]));
+                    }
                 // Beyond double (a mean of |x| near 1e308 times a huge
                 // Scale): no result but NaN can be told wrong, an infinite
                 // reference included (tests/support/dtype.hpp, passes).
-                (*slack)[at] = std::isnan(d) ? 0.0 : std::min(d * slope, std::numeric_limits<double>::max());
+                (*slack)[at] = std::isnan(d) ? 0.0 : std::min(out_d, std::numeric_limits<double>::max());
                 // An infinite Scale on a deviation within the mean's
                 // rounding: SPEC's inf * (x - mean) is NaN for an exact 0,
                 // +-inf otherwise (then the activation of it), and no
