@@ -16,7 +16,8 @@
 // Sums: float, 4 vector accumulators within a block (<= 2048/(4N) terms per
 // lane), block sums added into one more vector: the float rounding of the
 // sum stays below ~1e-6 relative for any n the planner sends (<= 2^16).
-// Short rows run as a software pipeline (softmax_rows_pipelined below).
+// Short rows run in batches (softmax_rows_batched), LogSoftmax rows over
+// 1 KiB as a software pipeline (softmax_rows_pipelined).
 // Float32 Softmax stores 2^t into y during the sum pass and only rescales it
 // in the output pass (no second exp).
 // Output: LogSoftmax y = x - (M + ls) with one rounded constant when
@@ -473,6 +474,110 @@ void softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t x
     }
 }
 
+// Short rows in batches: up to V::N rows whose float values fit in L1 (the
+// float16/bfloat16 ones converted once, by the max pass, into buf). Per
+// batch: the max of each row, the sums of 2^t, one vector log (LogSoftmax)
+// or reciprocal (Softmax) for all the batch's sums, then the outputs. Each
+// pass is a plain loop over a row, with no per-row bookkeeping between them.
+// A row whose max is not an ordinary number (NaN lost by max, +-inf,
+// |max| >= 2^22) is done on its own; a NaN the max lost reaches the sum.
+// Measured (Zen 5, AVX-512, 2^20 elements): batches beat the pipeline for
+// Softmax at every row length (no second exp either way, and the rescale
+// pass reads y from L1), and for LogSoftmax on rows up to 1 KiB; longer
+// LogSoftmax rows gain from the pipeline's overlap of the output stores and
+// next row's reads with the exp (n = 1000: 133 us against 190 us).
+constexpr size_t kBatchMaxRowBytes = 1024;
+
+template <class T, bool LOG, bool STORE>
+void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+                          bool stream) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    constexpr bool kBuf = !std::is_same_v<T, E>;
+    constexpr size_t N = V::N;
+    size_t batch = kPipeBytes / (n * sizeof(E));
+    batch = batch < 1 ? 1 : batch > N ? N : batch;
+    alignas(64) E buf[kBuf ? kPipeBytes / sizeof(E) : 1];
+    alignas(64) E m[N], hi[N], cs[N];
+    bool alone[N];
+    const R ninf = V::set1(E(-__builtin_inf()));
+    for (size_t r0 = 0; r0 < rows; r0 += batch) {
+        const size_t b = rows - r0 < batch ? rows - r0 : batch;
+        for (size_t i = 0; i < b; ++i) {
+            const T* xr = x + ptrdiff_t(r0 + i) * xrs;
+            E* cp = buf + (kBuf ? i * n : 0);
+            R m0 = ninf, m1 = ninf;
+            size_t j = 0;
+            for (; j + 2 * N <= n; j += 2 * N) {
+                const R a = V::load(xr + j), c = V::load(xr + j + N);
+                if constexpr (kBuf) {
+                    Vec<E>::store(cp + j, a);
+                    Vec<E>::store(cp + j + N, c);
+                }
+                m0 = V::max(m0, a);
+                m1 = V::max(m1, c);
+            }
+            for (; j < n; j += N) {
+                const size_t c = n - j < N ? n - j : N;
+                const R a = c == N ? V::load(xr + j) : V::loadn(xr + j, c, ninf);
+                if constexpr (kBuf) Vec<E>::storen(cp + j, a, c);
+                m0 = V::max(m0, a);
+            }
+            m[i] = V::hmax(V::max(m0, m1));
+            alone[i] = !(m[i] < MX::kFoldLimit && m[i] > -MX::kFoldLimit);
+            hi[i] = MX::template hi_of<true>(m[i]);
+        }
+        auto src = [&](size_t i) -> const E* {
+            if constexpr (kBuf) return buf + i * n;
+            else return reinterpret_cast<const E*>(x + ptrdiff_t(r0 + i) * xrs);
+        };
+        for (size_t i = 0; i < b; ++i) {
+            cs[i] = E(1);
+            if (alone[i]) continue;
+            E* st = STORE ? reinterpret_cast<E*>(y + ptrdiff_t(r0 + i) * yrs) : nullptr;
+            cs[i] = V::hsum(fused_block_sum<E, true, STORE>(src(i), st, n, V::set1(-hi[i])));
+        }
+        for (size_t i = 0; i < b; i += N) {
+            const size_t c = b - i < N ? b - i : N;
+            const R v = V::loadn(cs + i, c, V::set1(E(1)));
+            V::storen(cs + i, LOG ? MX::log(v) : V::div(V::set1(E(1)), v), c);
+        }
+        for (size_t i = 0; i < b; ++i) {
+            const T* xr = x + ptrdiff_t(r0 + i) * xrs;
+            T* yr = y + ptrdiff_t(r0 + i) * yrs;
+            if (alone[i]) {
+                softmax_row_alone<T, LOG>(xr, yr, n, stream);
+                continue;
+            }
+            const E* sp = src(i);
+            auto ld = [sp](size_t j, size_t c) { return c == N ? V::load(sp + j) : V::loadn(sp + j, c, V::zero()); };
+            if constexpr (LOG) {
+                const E ls = cs[i] - MX::template lo_ln<true>(m[i], hi[i]);
+                const E c = m[i] + ls;
+                if (!(c < E(16) && c > E(-16))) {
+                    log_softmax_row_out(xr, yr, n, m[i], ls, stream);
+                    continue;
+                }
+                const R vc = V::set1(c);
+                store_run(yr, n, stream, [&](size_t j, size_t cnt) { return V::sub(ld(j, cnt), vc); });
+            } else if constexpr (STORE) {
+                const E* ye = reinterpret_cast<const E*>(yr);
+                const R vi = V::set1(cs[i]);
+                store_run(yr, n, stream, [&](size_t j, size_t cnt) {
+                    return V::mul(cnt == N ? V::load(ye + j) : V::loadn(ye + j, cnt, V::zero()), vi);
+                });
+            } else {
+                const R nh = V::set1(-hi[i]), vi = V::set1(cs[i]);
+                store_run(yr, n, stream, [&](size_t j, size_t cnt) {
+                    return V::mul(MX::template ex<true, true>(ld(j, cnt), nh), vi);
+                });
+            }
+        }
+    }
+}
+
 // A row of at most one vector: one masked load and store, no blocks (a
 // 4-element LogSoftmax is otherwise mostly the block machinery). Same math as
 // row_stats with FOLD. Returns false, having written nothing, for a row the
@@ -524,10 +629,13 @@ void softmax_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs
             // Softmax keeps 2^t in y (float32; never in place: y is written
             // before the output pass reads it).
             constexpr bool kStore = !LOG && std::is_same_v<T, E>;
-            if (kStore && static_cast<const void*>(x) != static_cast<void*>(y))
-                softmax_rows_pipelined<T, LOG, kStore>(x, y, rows, n, xrs, yrs, stream);
-            else
+            const bool st = kStore && static_cast<const void*>(x) != static_cast<void*>(y);
+            if (!LOG || n * sizeof(E) <= kBatchMaxRowBytes) {
+                if (st) softmax_rows_batched<T, LOG, kStore>(x, y, rows, n, xrs, yrs, stream);
+                else softmax_rows_batched<T, LOG, false>(x, y, rows, n, xrs, yrs, stream);
+            } else {
                 softmax_rows_pipelined<T, LOG, false>(x, y, rows, n, xrs, yrs, stream);
+            }
             if (stream) stream_fence();
             return;
         }
