@@ -772,4 +772,17 @@ INSTANTIATE_TEST_SUITE_P(Isas, KernelsIsa, ::testing::ValuesIn(runnable_isas()),
                              return std::string(simdax_isa_name(i.param));
                          });
 
+#if defined(__x86_64__) || defined(_M_X64)
+// avx512fp16 overrides no kernel (kernels/avx512fp16/table_avx512fp16.cpp
+// says why), so on an AVX512-FP16 CPU it runs exactly the avx512 kernels,
+// which tests_avx512 runs natively on any AVX-512 CPU. An override added
+// there must come with an FP16 machine to test it on.
+TEST(KernelTables, Avx512Fp16RunsTheAvx512Kernels) {
+    const simdax::IsaKernels* a = simdax::isa_kernels(SIMDAX_ISA_AVX512);
+    const simdax::IsaKernels* f = simdax::isa_kernels(SIMDAX_ISA_AVX512FP16);
+    if (!a || !f) GTEST_SKIP() << "avx512 or avx512fp16 switched off in this build";
+    EXPECT_EQ(0, std::memcmp(a, f, sizeof(simdax::IsaKernels)));
+}
+#endif
+
 }  // namespace
