@@ -56,7 +56,7 @@ void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
         for (size_t j = j0; j < j1; ++j) {
             const T* row = x + ptrdiff_t(j) * xrs;
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
-                bs[u] = V::add(bs[u], MX::template ex<false, false>(ld_lane<NV, PARTIAL>(row, u, tail, ninf), nh[u]));
+                bs[u] = V::add(bs[u], MX::template ex<false, false, kSumDeg<LOG>>(ld_lane<NV, PARTIAL>(row, u, tail, ninf), nh[u]));
         }
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
             sum[u] = wmap<V>(wmap<V>(sum[u], fo[u], [](VD::R a, VD::R b) { return VD::mul(a, b); }),

@@ -43,7 +43,7 @@ constexpr size_t kFusedMaxBlocks = 64;        // float32 Softmax: per-block scal
 // fused_block_sum over x[0..n), and in the same loop the max of the next
 // block xm[0..nm) (returned in mout): the memory-bound reads of the next
 // block overlap the exp of this one.
-template <class T, bool FOLD, bool STORE>
+template <class T, bool FOLD, bool STORE, int DEG = 5>
 inline typename Vec<T>::R fused_block_sum_max(const T* x, T* y, size_t n, typename Vec<T>::R nh,
                                               const T* xm, size_t nm, typename Vec<T>::E& mout) {
     using V = Vec<T>;
@@ -57,12 +57,12 @@ inline typename Vec<T>::R fused_block_sum_max(const T* x, T* y, size_t n, typena
     for (size_t i = 0; i < common; i += 4 * N) {
         m0 = V::max(m0, V::load(xm + i));
         m1 = V::max(m1, V::load(xm + i + N));
-        const R e0 = MX::template ex<FOLD, Z>(V::load(x + i), nh);
-        const R e1 = MX::template ex<FOLD, Z>(V::load(x + i + N), nh);
+        const R e0 = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
+        const R e1 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + N), nh);
         m0 = V::max(m0, V::load(xm + i + 2 * N));
         m1 = V::max(m1, V::load(xm + i + 3 * N));
-        const R e2 = MX::template ex<FOLD, Z>(V::load(x + i + 2 * N), nh);
-        const R e3 = MX::template ex<FOLD, Z>(V::load(x + i + 3 * N), nh);
+        const R e2 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + 2 * N), nh);
+        const R e3 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + 3 * N), nh);
         if constexpr (STORE) {
             V::store(y + i, e0);
             V::store(y + i + N, e1);
@@ -75,7 +75,7 @@ inline typename Vec<T>::R fused_block_sum_max(const T* x, T* y, size_t n, typena
         s3 = V::add(s3, e3);
     }
     R s = V::add(V::add(s0, s1), V::add(s2, s3));
-    if (common < n) s = V::add(s, fused_block_sum<T, FOLD, STORE>(x + common, y + common, n - common, nh));
+    if (common < n) s = V::add(s, fused_block_sum<T, FOLD, STORE, DEG>(x + common, y + common, n - common, nh));
     typename V::E m = V::hmax(V::max(m0, m1));
     if (common < nm) {
         const typename V::E r = block_max(xm + common, nm - common);
@@ -96,7 +96,7 @@ struct RowStat {
 // One row's pass 1. Returns false when FOLD meets a max too large to fold
 // (the caller redoes the row unfolded). STORE: block b's 2^t values are
 // relative to bhi[b] (-inf for a block of only -inf, stored as zeros).
-template <class T, bool FOLD, bool STORE>
+template <class T, bool FOLD, bool STORE, int DEG>
 inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& st,
                       typename Vec<T>::E* bhi) {
     using V = Vec<T>;
@@ -131,10 +131,10 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
         }
         have = true;
         if (nb2)
-            acc = V::add(acc, fused_block_sum_max<T, FOLD, STORE>(x + b, y + b, nb, V::set1(-hi), x + b2, nb2,
+            acc = V::add(acc, fused_block_sum_max<T, FOLD, STORE, DEG>(x + b, y + b, nb, V::set1(-hi), x + b2, nb2,
                                                                   bm_next));
         else
-            acc = V::add(acc, fused_block_sum<T, FOLD, STORE>(x + b, y + b, nb, V::set1(-hi)));
+            acc = V::add(acc, fused_block_sum<T, FOLD, STORE, DEG>(x + b, y + b, nb, V::set1(-hi)));
         if constexpr (STORE) bhi[k] = hi;
     }
     st.m = m;
@@ -145,13 +145,13 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
     return true;
 }
 
-template <class T, bool STORE>
+template <class T, bool STORE, int DEG>
 inline void row_stats_any(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& st,
                           typename Vec<T>::E* bhi) {
     if constexpr (SmxMath<Vec<T>>::kCanFold) {
-        if (row_stats<T, true, STORE>(x, y, n, st, bhi)) return;
+        if (row_stats<T, true, STORE, DEG>(x, y, n, st, bhi)) return;
     }
-    row_stats<T, false, STORE>(x, y, n, st, bhi);
+    row_stats<T, false, STORE, DEG>(x, y, n, st, bhi);
 }
 
 template <class T>
@@ -223,7 +223,7 @@ struct PipeOps {
         return v;
     }
     SIMDAX_INLINE static R sum_ex(const P& p, R v, size_t i, size_t c) {
-        const R e = MX::template ex<true, STORE>(v, p.sm_nh);
+        const R e = MX::template ex<true, STORE, kSumDeg<LOG>>(v, p.sm_nh);
         if constexpr (STORE) {
             if (c == V::N) V::store(p.sm_store + i, e);
             else V::storen(p.sm_store + i, e, c);
@@ -320,8 +320,8 @@ inline void softmax_row_alone(const T* x, T* y, size_t n, bool stream) {
                        static_cast<const void*>(x) != static_cast<void*>(y);
     RowStat<E> st;
     E bhi[kFusedMaxBlocks];
-    if (store) row_stats_any<T, kStoreOk>(x, y, n, st, bhi);
-    else row_stats_any<T, false>(x, y, n, st, bhi);
+    if (store) row_stats_any<T, kStoreOk, kSumDeg<LOG>>(x, y, n, st, bhi);
+    else row_stats_any<T, false, kSumDeg<LOG>>(x, y, n, st, bhi);
     if (LOG) {
         const E ls = V::first(MX::log(V::set1(st.s))) - st.lo_ln;
         log_softmax_row_out(x, y, n, st.m, ls, stream);
@@ -537,7 +537,7 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
             cs[i] = E(1);
             if (alone[i]) continue;
             E* st = STORE ? reinterpret_cast<E*>(y + ptrdiff_t(r0 + i) * yrs) : nullptr;
-            cs[i] = V::hsum(fused_block_sum<E, true, STORE>(src(i), st, n, V::set1(-hi[i])));
+            cs[i] = V::hsum(fused_block_sum<E, true, STORE, kSumDeg<LOG>>(src(i), st, n, V::set1(-hi[i])));
         }
         for (size_t i = 0; i < b; i += N) {
             const size_t c = b - i < N ? b - i : N;
@@ -593,7 +593,7 @@ inline bool softmax_row_short(const T* x, T* y, size_t n) {
     if (V::bits(V::isnan(v)) || !(m < MX::kFoldLimit && m > -MX::kFoldLimit)) return false;
     const E hi = MX::template hi_of<true>(m);
     // Missing lanes are -inf: 2^t = 0 (ZERO), or <= 2^-126 in a sum >= ~1.
-    const R e = MX::template ex<true, !LOG>(v, V::set1(-hi));
+    const R e = MX::template ex<true, !LOG, kSumDeg<LOG>>(v, V::set1(-hi));
     const E s = V::hsum(e);
     if constexpr (LOG) {
         const E ls = V::first(MX::log(V::set1(s))) - MX::template lo_ln<true>(m, hi);

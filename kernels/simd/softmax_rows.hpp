@@ -58,10 +58,10 @@ template <> struct SmxMath<VF> {
     // and t = x*log2e - hi keeps its relative rounding near the max.
     static constexpr float kFoldLimit = 0x1p22f;
     // 2^t, t = x*log2e + nh (FOLD, nh = -hi) or (x + nh)*log2e (nh = -M).
-    template <bool FOLD, bool ZERO>
+    template <bool FOLD, bool ZERO, int DEG = 5>
     static SIMDAX_INLINE R ex(R x, R nh) {
         const R l2e = VF::set1(exp2f32::kLog2e);
-        return exp2_nonpos_f32<ZERO>(FOLD ? VF::fma(x, l2e, nh) : VF::mul(VF::add(x, nh), l2e));
+        return exp2_nonpos_f32<ZERO, DEG>(FOLD ? VF::fma(x, l2e, nh) : VF::mul(VF::add(x, nh), l2e));
     }
     // hi for a max m, and the factor that moves a sum from hi_old to hi_new.
     template <bool FOLD>
@@ -84,7 +84,7 @@ template <> struct SmxMath<VD> {
     using R = VD::R;
     static constexpr bool kCanFold = false;
     static constexpr double kFoldLimit = 0;
-    template <bool FOLD, bool ZERO>
+    template <bool FOLD, bool ZERO, int DEG = 5>
     static SIMDAX_INLINE R ex(R x, R nh) { return exp_f64(VD::add(x, nh)); }
     template <bool FOLD>
     static double hi_of(double m) { return m; }
@@ -97,10 +97,15 @@ template <> struct SmxMath<VD> {
     static R log(R s) { return log_f64(s); }
 };
 
+// The exp degree of a sum pass: LogSoftmax's sum only enters through a log
+// (exp2_f32.hpp, kF4); Softmax divides by it and keeps degree 5.
+template <bool LOG>
+constexpr int kSumDeg = LOG ? 4 : 5;
+
 // Sum of 2^t over a block (see SmxMath::ex); STORE also writes each 2^t to y.
 // Missing lanes of the tail read -inf: 2^t = 0 (or <= 2^-126 without
 // kExp2Exact, harmless in a sum >= ~1).
-template <class T, bool FOLD, bool STORE>
+template <class T, bool FOLD, bool STORE, int DEG = 5>
 inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename Vec<T>::R nh) {
     using V = Vec<T>;
     using R = typename V::R;
@@ -111,19 +116,19 @@ inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename V
     size_t i = 0;
     if constexpr (RegsOf<V>::value < 32) {  // 16 registers: two vectors per step, no spills
         for (; i + 2 * N <= n; i += 2 * N) {
-            const R e0 = MX::template ex<FOLD, Z>(V::load(x + i), nh);
+            const R e0 = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
             if constexpr (STORE) V::store(y + i, e0);
             s0 = V::add(s0, e0);
-            const R e1 = MX::template ex<FOLD, Z>(V::load(x + i + N), nh);
+            const R e1 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + N), nh);
             if constexpr (STORE) V::store(y + i + N, e1);
             s1 = V::add(s1, e1);
         }
     } else {
         for (; i + 4 * N <= n; i += 4 * N) {
-            const R e0 = MX::template ex<FOLD, Z>(V::load(x + i), nh);
-            const R e1 = MX::template ex<FOLD, Z>(V::load(x + i + N), nh);
-            const R e2 = MX::template ex<FOLD, Z>(V::load(x + i + 2 * N), nh);
-            const R e3 = MX::template ex<FOLD, Z>(V::load(x + i + 3 * N), nh);
+            const R e0 = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
+            const R e1 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + N), nh);
+            const R e2 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + 2 * N), nh);
+            const R e3 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + 3 * N), nh);
             if constexpr (STORE) {
                 V::store(y + i, e0);
                 V::store(y + i + N, e1);
@@ -137,12 +142,12 @@ inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename V
         }
     }
     for (; i + N <= n; i += N) {
-        const R e = MX::template ex<FOLD, Z>(V::load(x + i), nh);
+        const R e = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
         if constexpr (STORE) V::store(y + i, e);
         s0 = V::add(s0, e);
     }
     if (i < n) {
-        const R e = MX::template ex<FOLD, Z>(V::loadn(x + i, n - i, V::set1(-__builtin_inf())), nh);
+        const R e = MX::template ex<FOLD, Z, DEG>(V::loadn(x + i, n - i, V::set1(-__builtin_inf())), nh);
         if constexpr (STORE) V::storen(y + i, e, n - i);
         s1 = V::add(s1, e);
     }
