@@ -12,10 +12,11 @@
 //     double mean split into two floats (x - mean_hi is exact near the mean).
 //   mvn_cols: the same per lane over strided rows (row blocks of kColRows).
 //   mvn_rows: whole rows, statistics in the compute type: pass A sums
-//     d = x - x[0] (shift s = x[0] + mean(d)), pass B sums e = x - s and e^2;
-//     mean = s + sum(e)/n carried as the pair (s, sum(e)/n). Sums run in
-//     4 (A) / 4+4 (B) vector accumulators per block of kMomentsBlock and
-//     block sums in one more vector.
+//     d = x - x[0] and d^2 (s = x[0]). Only when x[0] lies far from the
+//     mean (sum d^2 > kOnePassSpread * M2) does pass B sum e = x - s and
+//     e^2 around s = x[0] + mean(d). mean = s + sum(e)/n carried as the
+//     pair (s, sum(e)/n). Sums run in 4+4 vector accumulators per block of
+//     kMomentsBlock and block sums in one more vector.
 //     Output y = act(scale*((x - s)*inv - sum(e)/n*inv) + bias), folded into
 //     one FMA after the subtraction when scale and bias are constant on the
 //     row.
@@ -452,14 +453,17 @@ struct RowMoments {
     WideNorm<WideOf<E>> norm;
 };
 
-// Pass A or B over a row: sums of (x - sh) (B: and their squares). copy
-// (pass A of a float16/bfloat16 row): the row's float values are written
-// there on the way, for pass B and the output to read from L1.
-template <class T, bool SQ>
+// Sums of e = x - sh and of e^2 over a row (four chains each: fewer wait on
+// the FMA latency). copy (float16/bfloat16 rows): the row's float values are
+// written there on the way, for a second pass and the output to read from
+// L1. pfw: the output row, prefetched for writing (its reads for ownership
+// overlap this pass's reads of x).
+template <class T>
 inline void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typename Vec<T>::E& s1,
                      typename Vec<T>::E& s2, const void* pfw = nullptr, size_t pfw_esize = 0,
                      typename Vec<T>::E* copy = nullptr) {
     using V = Vec<T>;
+    using VE = Vec<typename V::E>;
     using R = typename V::R;
     constexpr size_t N = V::N;
     const R vs = V::set1(sh);
@@ -468,63 +472,49 @@ inline void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typename Vec<T
         const size_t nb = n - b < kMomentsBlock ? n - b : kMomentsBlock;
         const T* xb = x + b;
         R a0 = V::zero(), a1 = V::zero(), a2 = V::zero(), a3 = V::zero();
+        R q0 = V::zero(), q1 = V::zero(), q2 = V::zero(), q3 = V::zero();
         size_t i = 0;
-        if (SQ) {
-            // Four chains each: a 2-chain loop waits on the FMA latency.
-            R q0 = V::zero(), q1 = V::zero(), q2 = V::zero(), q3 = V::zero();
-            for (; i + 4 * N <= nb; i += 4 * N) {
-                const R e0 = V::sub(V::load(xb + i), vs), e1 = V::sub(V::load(xb + i + N), vs);
-                const R e2 = V::sub(V::load(xb + i + 2 * N), vs), e3 = V::sub(V::load(xb + i + 3 * N), vs);
-                a0 = V::add(a0, e0);
-                a1 = V::add(a1, e1);
-                a2 = V::add(a2, e2);
-                a3 = V::add(a3, e3);
-                q0 = V::fma(e0, e0, q0);
-                q1 = V::fma(e1, e1, q1);
-                q2 = V::fma(e2, e2, q2);
-                q3 = V::fma(e3, e3, q3);
+        for (; i + 4 * N <= nb; i += 4 * N) {
+            if (pfw) prefetch_row(static_cast<const char*>(pfw) + (b + i) * pfw_esize, 4 * N * pfw_esize, true);
+            const R v0 = V::load(xb + i), v1 = V::load(xb + i + N);
+            const R v2 = V::load(xb + i + 2 * N), v3 = V::load(xb + i + 3 * N);
+            if (copy) {
+                VE::store(copy + b + i, v0);
+                VE::store(copy + b + i + N, v1);
+                VE::store(copy + b + i + 2 * N, v2);
+                VE::store(copy + b + i + 3 * N, v3);
             }
-            a0 = V::add(a0, a2);
-            a1 = V::add(a1, a3);
-            a2 = V::add(q0, q2);
-            a3 = V::add(q1, q3);
-        } else {
-            for (; i + 4 * N <= nb; i += 4 * N) {
-                // The output row's lines, for writing: their reads for
-                // ownership overlap this pass's reads of x.
-                if (pfw) prefetch_row(static_cast<const char*>(pfw) + (b + i) * pfw_esize, 4 * N * pfw_esize, true);
-                const R v0 = V::load(xb + i), v1 = V::load(xb + i + N);
-                const R v2 = V::load(xb + i + 2 * N), v3 = V::load(xb + i + 3 * N);
-                if (copy) {
-                    Vec<typename V::E>::store(copy + b + i, v0);
-                    Vec<typename V::E>::store(copy + b + i + N, v1);
-                    Vec<typename V::E>::store(copy + b + i + 2 * N, v2);
-                    Vec<typename V::E>::store(copy + b + i + 3 * N, v3);
-                }
-                a0 = V::add(a0, V::sub(v0, vs));
-                a1 = V::add(a1, V::sub(v1, vs));
-                a2 = V::add(a2, V::sub(v2, vs));
-                a3 = V::add(a3, V::sub(v3, vs));
-            }
+            const R e0 = V::sub(v0, vs), e1 = V::sub(v1, vs), e2 = V::sub(v2, vs), e3 = V::sub(v3, vs);
+            a0 = V::add(a0, e0);
+            a1 = V::add(a1, e1);
+            a2 = V::add(a2, e2);
+            a3 = V::add(a3, e3);
+            q0 = V::fma(e0, e0, q0);
+            q1 = V::fma(e1, e1, q1);
+            q2 = V::fma(e2, e2, q2);
+            q3 = V::fma(e3, e3, q3);
         }
         for (; i < nb; i += N) {  // missing lanes read the shift: e = 0
             const size_t cnt = i + N <= nb ? N : nb - i;
             const R v = cnt == N ? V::load(xb + i) : V::loadn(xb + i, cnt, vs);
-            if (!SQ && copy) Vec<typename V::E>::storen(copy + b + i, v, cnt);
+            if (copy) VE::storen(copy + b + i, v, cnt);
             const R e = V::sub(v, vs);
             a0 = V::add(a0, e);
-            if (SQ) a2 = V::fma(e, e, a2);
+            q0 = V::fma(e, e, q0);
         }
-        if (SQ) {
-            t1 = V::add(t1, V::add(a0, a1));
-            t2 = V::add(t2, V::add(a2, a3));
-        } else {
-            t1 = V::add(t1, V::add(V::add(a0, a1), V::add(a2, a3)));
-        }
+        t1 = V::add(t1, V::add(V::add(a0, a1), V::add(a2, a3)));
+        t2 = V::add(t2, V::add(V::add(q0, q1), V::add(q2, q3)));
     }
     s1 = V::hsum(t1);
-    if (SQ) s2 = V::hsum(t2);
+    s2 = V::hsum(t2);
 }
+
+// One pass shifted by x[0] is enough when x[0] lies near the mean: the sum
+// of squares then exceeds M2 by at most this factor, and its rounding error
+// by as much over a second pass around the mean. Float16/bfloat16 rows
+// (1 ulp is 2^-8..2^-11) allow a wider spread than float32 and float64.
+template <class T>
+constexpr double kOnePassSpread = std::is_same_v<T, typename Vec<T>::E> ? 2.0 : 64.0;
 
 // copy: as row_sums (float16/bfloat16 rows of at most kMvnPreconvert).
 template <class T>
@@ -533,19 +523,23 @@ inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, const Mv
                                                   typename Vec<T>::E* copy) {
     using E = typename Vec<T>::E;
     const E x0 = to_e(x[0]);
-    E sd, unused, c1, q;
-    row_sums<T, false>(x, n, x0, sd, unused, y, y_esize, copy);
-    const E s = x0 + sd / E(n);
-    if (copy) row_sums<E, true>(copy, n, s, c1, q);
-    else row_sums<T, true>(x, n, s, c1, q);
+    E c1, q;
+    row_sums<T>(x, n, x0, c1, q, y, y_esize, copy);
+    E s = x0, ml = c1 / E(n);
+    double m2 = double(q) - double(c1) * double(ml);
+    if (!(m2 * kOnePassSpread<T> >= double(q))) {  // x[0] far from the mean (or NaN): around s
+        s = x0 + ml;
+        if (copy) row_sums<E>(copy, n, s, c1, q);
+        else row_sums<T>(x, n, s, c1, q);
+        ml = c1 / E(n);
+        m2 = double(q) - double(c1) * double(ml);
+    }
     RowMoments<E> m{};
-    const E ml = c1 / E(n);
-    const double m2 = double(q) - double(c1) * double(ml);
     if (std::isfinite(q) && std::isfinite(c1) &&
         fits_fast_path<E>(double(s) + double(ml), m2, double(n), a.normalize_variance, a.epsilon)) {
         m.mh = s;
         m.ml = ml;
-        m.inv = a.normalize_variance ? E(1) / std::sqrt((q - c1 * ml) / E(n) + E(a.epsilon)) : E(1);
+        m.inv = a.normalize_variance ? E(1.0 / std::sqrt(m2 / double(n) + a.epsilon)) : E(1);
         return m;
     }
     // Huge magnitudes, an infinity or NaN, a variance below E's reach.
