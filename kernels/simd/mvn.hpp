@@ -1,7 +1,8 @@
 // MeanVarianceNormalization passes.
-//   moments: shifted two-pass statistics per L1-sized block. d = x - x[b]
-//     (the block's first element), block mean of d in float, then over the
-//     block again e = d - mean_d: sum e (corrects the float mean) and sum e^2.
+//   moments: shifted statistics per L1-sized block. d = x - x[b] (the
+//     block's first element): sums of d and d^2, enough when x[b] lies near
+//     the block mean (kOnePassSpread); otherwise over the block again
+//     e = d - mean_d: sum e (corrects the float mean) and sum e^2.
 //     Block (count, mean, M2) are folded into the state in double (Chan et
 //     al.), so a float32 group with mean 1e4 and std 1 keeps its digits.
 //     Float blocks holding |x| > kHugeF32 (whose squared deviations could
@@ -68,6 +69,14 @@ inline bool is_tiny(typename Vec<T>::E amax, typename Vec<T>::E c2) {
     return sizeof(E) == 4 && c2 < E(kTinyVarF32) && amax > E(0) && amax < E(kTinyAbsF32);
 }
 
+// One pass shifted by x[0] (a block's or row's first element) is enough
+// when x[0] lies near the mean: the sum of squares then exceeds M2 by at
+// most this factor, and its rounding error by as much over a second pass
+// around the mean. Float16/bfloat16 (1 ulp is 2^-8..2^-11) allow a wider
+// spread than float32 and float64.
+template <class T>
+constexpr double kOnePassSpread = std::is_same_v<T, typename Vec<T>::E> ? 2.0 : 64.0;
+
 template <class T>
 void moments(const void* xv, size_t n, Moments* st) {
     const VecScope scope;
@@ -81,20 +90,28 @@ void moments(const void* xv, size_t n, Moments* st) {
         const E shift = to_e(xb[0]);
         const R sh = V::set1(shift);
         R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero(), am = V::zero();
+        R p0 = V::zero(), p1 = V::zero(), p2 = V::zero(), p3 = V::zero();
         size_t i = 0;
         for (; i + 4 * V::N <= nb; i += 4 * V::N) {
             const R v0 = V::load(xb + i), v1 = V::load(xb + i + V::N);
             const R v2 = V::load(xb + i + 2 * V::N), v3 = V::load(xb + i + 3 * V::N);
             am = V::max(V::max(am, V::abs(v0)), V::max(V::abs(v1), V::max(V::abs(v2), V::abs(v3))));
-            s0 = V::add(s0, V::sub(v0, sh));
-            s1 = V::add(s1, V::sub(v1, sh));
-            s2 = V::add(s2, V::sub(v2, sh));
-            s3 = V::add(s3, V::sub(v3, sh));
+            const R d0 = V::sub(v0, sh), d1 = V::sub(v1, sh), d2 = V::sub(v2, sh), d3 = V::sub(v3, sh);
+            s0 = V::add(s0, d0);
+            s1 = V::add(s1, d1);
+            s2 = V::add(s2, d2);
+            s3 = V::add(s3, d3);
+            p0 = V::fma(d0, d0, p0);
+            p1 = V::fma(d1, d1, p1);
+            p2 = V::fma(d2, d2, p2);
+            p3 = V::fma(d3, d3, p3);
         }
         for (; i < nb; i += V::N) {  // missing lanes read the shift: d = 0
             const R v = i + V::N <= nb ? V::load(xb + i) : V::loadn(xb + i, nb - i, sh);
             am = V::max(am, V::abs(v));
-            s0 = V::add(s0, V::sub(v, sh));
+            const R d = V::sub(v, sh);
+            s0 = V::add(s0, d);
+            p0 = V::fma(d, d, p0);
         }
         const auto in_double = [&] {
             const auto w = wide_moments_n<double>(nb, [&](size_t q) { return to_e(xb[q]); });
@@ -105,7 +122,16 @@ void moments(const void* xv, size_t n, Moments* st) {
             in_double();
             continue;
         }
-        const E dm = V::hsum(V::add(V::add(s0, s1), V::add(s2, s3))) / E(nb);
+        // One pass when the block's first element lies near its mean (as
+        // row_moments): M2 from the sums of d and d^2.
+        const E sd = V::hsum(V::add(V::add(s0, s1), V::add(s2, s3)));
+        const E sq = V::hsum(V::add(V::add(p0, p1), V::add(p2, p3)));
+        const double m2_one = double(sq) - double(sd) * double(sd) / double(nb);
+        if (m2_one * kOnePassSpread<T> >= double(sq) && !is_tiny<T>(amax, E(m2_one))) {
+            chan_combine(st, double(nb), double(shift) + double(sd) / double(nb), m2_one);
+            continue;
+        }
+        const E dm = sd / E(nb);
         const R vdm = V::set1(dm);
         R a0 = V::zero(), a1 = V::zero(), q0 = V::zero(), q1 = V::zero();
         R a2 = V::zero(), a3 = V::zero(), q2 = V::zero(), q3 = V::zero();
@@ -509,12 +535,6 @@ inline void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typename Vec<T
     s2 = V::hsum(t2);
 }
 
-// One pass shifted by x[0] is enough when x[0] lies near the mean: the sum
-// of squares then exceeds M2 by at most this factor, and its rounding error
-// by as much over a second pass around the mean. Float16/bfloat16 rows
-// (1 ulp is 2^-8..2^-11) allow a wider spread than float32 and float64.
-template <class T>
-constexpr double kOnePassSpread = std::is_same_v<T, typename Vec<T>::E> ? 2.0 : 64.0;
 
 // copy: as row_sums (float16/bfloat16 rows of at most kMvnPreconvert).
 template <class T>
