@@ -75,7 +75,7 @@ inline bool is_tiny(typename Vec<T>::E amax, typename Vec<T>::E c2) {
 // around the mean. Float16/bfloat16 (1 ulp is 2^-8..2^-11) allow a wider
 // spread than float32 and float64.
 template <class T>
-constexpr double kOnePassSpread = std::is_same_v<T, typename Vec<T>::E> ? 2.0 : 64.0;
+constexpr double kOnePassSpread = std::is_same_v<T, typename Vec<T>::E> ? 4.0 : 64.0;
 
 template <class T>
 void moments(const void* xv, size_t n, Moments* st) {
