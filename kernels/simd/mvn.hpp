@@ -69,6 +69,67 @@ inline bool is_tiny(typename Vec<T>::E amax, typename Vec<T>::E c2) {
     return sizeof(E) == 4 && c2 < E(kTinyVarF32) && amax > E(0) && amax < E(kTinyAbsF32);
 }
 
+// Vector sums of d = x - sh (TWO: (x - sh) - sh2) and of d^2 over one block
+// (four chains each: fewer wait on the FMA latency; missing tail lanes count
+// 0). AMAX: also the largest |x|. copy (float16/bfloat16 rows): the block's float
+// values are written there on the way. pfw: the output block, prefetched
+// for writing (its reads for ownership overlap this pass's reads of x).
+template <class T>
+struct BlockSums {
+    typename Vec<T>::R s, q, am;
+};
+
+template <class T, bool AMAX, bool TWO = false>
+inline BlockSums<T> shifted_block_sums(const T* xb, size_t nb, typename Vec<T>::R vs,
+                                       typename Vec<T>::E* copy, const char* pfw, size_t pfw_esize,
+                                       typename Vec<T>::R vs2 = Vec<T>::zero()) {
+    using V = Vec<T>;
+    using VE = Vec<typename V::E>;
+    using R = typename V::R;
+    constexpr size_t N = V::N;
+    R a0 = V::zero(), a1 = V::zero(), a2 = V::zero(), a3 = V::zero(), am = V::zero();
+    R q0 = V::zero(), q1 = V::zero(), q2 = V::zero(), q3 = V::zero();
+    size_t i = 0;
+    for (; i + 4 * N <= nb; i += 4 * N) {
+        if (pfw) prefetch_row(pfw + i * pfw_esize, 4 * N * pfw_esize, true);
+        const R v0 = V::load(xb + i), v1 = V::load(xb + i + N);
+        const R v2 = V::load(xb + i + 2 * N), v3 = V::load(xb + i + 3 * N);
+        if (copy) {
+            VE::store(copy + i, v0);
+            VE::store(copy + i + N, v1);
+            VE::store(copy + i + 2 * N, v2);
+            VE::store(copy + i + 3 * N, v3);
+        }
+        if (AMAX) am = V::max(V::max(am, V::abs(v0)), V::max(V::abs(v1), V::max(V::abs(v2), V::abs(v3))));
+        R e0 = V::sub(v0, vs), e1 = V::sub(v1, vs), e2 = V::sub(v2, vs), e3 = V::sub(v3, vs);
+        if constexpr (TWO) {
+            e0 = V::sub(e0, vs2);
+            e1 = V::sub(e1, vs2);
+            e2 = V::sub(e2, vs2);
+            e3 = V::sub(e3, vs2);
+        }
+        a0 = V::add(a0, e0);
+        a1 = V::add(a1, e1);
+        a2 = V::add(a2, e2);
+        a3 = V::add(a3, e3);
+        q0 = V::fma(e0, e0, q0);
+        q1 = V::fma(e1, e1, q1);
+        q2 = V::fma(e2, e2, q2);
+        q3 = V::fma(e3, e3, q3);
+    }
+    for (; i < nb; i += N) {
+        const size_t cnt = i + N <= nb ? N : nb - i;
+        const R v = cnt == N ? V::load(xb + i) : V::loadn(xb + i, cnt, vs);
+        if (copy) VE::storen(copy + i, v, cnt);
+        if (AMAX) am = V::max(am, V::abs(v));
+        R e = V::sub(v, vs);
+        if constexpr (TWO) e = V::blend(V::lanes(cnt), V::zero(), V::sub(e, vs2));
+        a0 = V::add(a0, e);
+        q0 = V::fma(e, e, q0);
+    }
+    return {V::add(V::add(a0, a1), V::add(a2, a3)), V::add(V::add(q0, q1), V::add(q2, q3)), am};
+}
+
 // One pass shifted by x[0] (a block's or row's first element) is enough
 // when x[0] lies near the mean: the sum of squares then exceeds M2 by at
 // most this factor, and its rounding error by as much over a second pass
@@ -89,83 +150,35 @@ void moments(const void* xv, size_t n, Moments* st) {
         const T* xb = x + b;
         const E shift = to_e(xb[0]);
         const R sh = V::set1(shift);
-        R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero(), am = V::zero();
-        R p0 = V::zero(), p1 = V::zero(), p2 = V::zero(), p3 = V::zero();
-        size_t i = 0;
-        for (; i + 4 * V::N <= nb; i += 4 * V::N) {
-            const R v0 = V::load(xb + i), v1 = V::load(xb + i + V::N);
-            const R v2 = V::load(xb + i + 2 * V::N), v3 = V::load(xb + i + 3 * V::N);
-            am = V::max(V::max(am, V::abs(v0)), V::max(V::abs(v1), V::max(V::abs(v2), V::abs(v3))));
-            const R d0 = V::sub(v0, sh), d1 = V::sub(v1, sh), d2 = V::sub(v2, sh), d3 = V::sub(v3, sh);
-            s0 = V::add(s0, d0);
-            s1 = V::add(s1, d1);
-            s2 = V::add(s2, d2);
-            s3 = V::add(s3, d3);
-            p0 = V::fma(d0, d0, p0);
-            p1 = V::fma(d1, d1, p1);
-            p2 = V::fma(d2, d2, p2);
-            p3 = V::fma(d3, d3, p3);
-        }
-        for (; i < nb; i += V::N) {  // missing lanes read the shift: d = 0
-            const R v = i + V::N <= nb ? V::load(xb + i) : V::loadn(xb + i, nb - i, sh);
-            am = V::max(am, V::abs(v));
-            const R d = V::sub(v, sh);
-            s0 = V::add(s0, d);
-            p0 = V::fma(d, d, p0);
-        }
+        const BlockSums<T> bs = shifted_block_sums<T, true>(xb, nb, sh, nullptr, nullptr, 0);
         const auto in_double = [&] {
             const auto w = wide_moments_n<double>(nb, [&](size_t q) { return to_e(xb[q]); });
             chan_combine(st, double(nb), w.mean, w.m2);
         };
-        const E amax = V::hmax(am);
+        const E amax = V::hmax(bs.am);
         if (is_huge<T>(amax)) {
             in_double();
             continue;
         }
         // One pass when the block's first element lies near its mean (as
         // row_moments): M2 from the sums of d and d^2.
-        const E sd = V::hsum(V::add(V::add(s0, s1), V::add(s2, s3)));
-        const E sq = V::hsum(V::add(V::add(p0, p1), V::add(p2, p3)));
+        const E sd = V::hsum(bs.s);
+        const E sq = V::hsum(bs.q);
         const double m2_one = double(sq) - double(sd) * double(sd) / double(nb);
         if (m2_one * kOnePassSpread<T> >= double(sq) && !is_tiny<T>(amax, E(m2_one))) {
             chan_combine(st, double(nb), double(shift) + double(sd) / double(nb), m2_one);
             continue;
         }
         const E dm = sd / E(nb);
-        const R vdm = V::set1(dm);
-        R a0 = V::zero(), a1 = V::zero(), q0 = V::zero(), q1 = V::zero();
-        R a2 = V::zero(), a3 = V::zero(), q2 = V::zero(), q3 = V::zero();
-        i = 0;
-        for (; i + 4 * V::N <= nb; i += 4 * V::N) {  // four chains: FMA latency
-            const R e0 = V::sub(V::sub(V::load(xb + i), sh), vdm);
-            const R e1 = V::sub(V::sub(V::load(xb + i + V::N), sh), vdm);
-            const R e2 = V::sub(V::sub(V::load(xb + i + 2 * V::N), sh), vdm);
-            const R e3 = V::sub(V::sub(V::load(xb + i + 3 * V::N), sh), vdm);
-            a0 = V::add(a0, e0);
-            a1 = V::add(a1, e1);
-            a2 = V::add(a2, e2);
-            a3 = V::add(a3, e3);
-            q0 = V::fma(e0, e0, q0);
-            q1 = V::fma(e1, e1, q1);
-            q2 = V::fma(e2, e2, q2);
-            q3 = V::fma(e3, e3, q3);
-        }
-        a0 = V::add(a0, a2);
-        a1 = V::add(a1, a3);
-        q0 = V::add(q0, q2);
-        q1 = V::add(q1, q3);
-        for (; i < nb; i += V::N) {
-            R e = V::sub(V::sub(i + V::N <= nb ? V::load(xb + i) : V::loadn(xb + i, nb - i, sh), sh), vdm);
-            e = V::blend(V::lanes(nb - i), V::zero(), e);
-            a0 = V::add(a0, e);
-            q0 = V::fma(e, e, q0);
-        }
-        const E c2f = V::hsum(V::add(q0, q1));
+        // Around the block mean: e = (x - x[b]) - mean_d, two roundings as
+        // the one-pass sums (exact near the mean).
+        const BlockSums<T> bs2 = shifted_block_sums<T, false, true>(xb, nb, sh, nullptr, nullptr, 0, V::set1(dm));
+        const E c2f = V::hsum(bs2.q);
         if (is_tiny<T>(amax, c2f)) {
             in_double();
             continue;
         }
-        const double c1 = double(V::hsum(V::add(a0, a1)));
+        const double c1 = double(V::hsum(bs2.s));
         const double c2 = double(c2f);
         const double dn = double(nb);
         chan_combine(st, dn, double(shift) + (double(dm) + c1 / dn), c2 - c1 * c1 / dn);
@@ -479,62 +492,27 @@ struct RowMoments {
     WideNorm<WideOf<E>> norm;
 };
 
-// Sums of e = x - sh and of e^2 over a row (four chains each: fewer wait on
-// the FMA latency). copy (float16/bfloat16 rows): the row's float values are
-// written there on the way, for a second pass and the output to read from
-// L1. pfw: the output row, prefetched for writing (its reads for ownership
-// overlap this pass's reads of x).
+// Sums of e = x - sh and of e^2 over a row, block by block (copy, pfw: as
+// shifted_block_sums).
 template <class T>
 inline void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typename Vec<T>::E& s1,
                      typename Vec<T>::E& s2, const void* pfw = nullptr, size_t pfw_esize = 0,
                      typename Vec<T>::E* copy = nullptr) {
     using V = Vec<T>;
-    using VE = Vec<typename V::E>;
     using R = typename V::R;
-    constexpr size_t N = V::N;
     const R vs = V::set1(sh);
     R t1 = V::zero(), t2 = V::zero();
     for (size_t b = 0; b < n; b += kMomentsBlock) {
         const size_t nb = n - b < kMomentsBlock ? n - b : kMomentsBlock;
-        const T* xb = x + b;
-        R a0 = V::zero(), a1 = V::zero(), a2 = V::zero(), a3 = V::zero();
-        R q0 = V::zero(), q1 = V::zero(), q2 = V::zero(), q3 = V::zero();
-        size_t i = 0;
-        for (; i + 4 * N <= nb; i += 4 * N) {
-            if (pfw) prefetch_row(static_cast<const char*>(pfw) + (b + i) * pfw_esize, 4 * N * pfw_esize, true);
-            const R v0 = V::load(xb + i), v1 = V::load(xb + i + N);
-            const R v2 = V::load(xb + i + 2 * N), v3 = V::load(xb + i + 3 * N);
-            if (copy) {
-                VE::store(copy + b + i, v0);
-                VE::store(copy + b + i + N, v1);
-                VE::store(copy + b + i + 2 * N, v2);
-                VE::store(copy + b + i + 3 * N, v3);
-            }
-            const R e0 = V::sub(v0, vs), e1 = V::sub(v1, vs), e2 = V::sub(v2, vs), e3 = V::sub(v3, vs);
-            a0 = V::add(a0, e0);
-            a1 = V::add(a1, e1);
-            a2 = V::add(a2, e2);
-            a3 = V::add(a3, e3);
-            q0 = V::fma(e0, e0, q0);
-            q1 = V::fma(e1, e1, q1);
-            q2 = V::fma(e2, e2, q2);
-            q3 = V::fma(e3, e3, q3);
-        }
-        for (; i < nb; i += N) {  // missing lanes read the shift: e = 0
-            const size_t cnt = i + N <= nb ? N : nb - i;
-            const R v = cnt == N ? V::load(xb + i) : V::loadn(xb + i, cnt, vs);
-            if (copy) VE::storen(copy + b + i, v, cnt);
-            const R e = V::sub(v, vs);
-            a0 = V::add(a0, e);
-            q0 = V::fma(e, e, q0);
-        }
-        t1 = V::add(t1, V::add(V::add(a0, a1), V::add(a2, a3)));
-        t2 = V::add(t2, V::add(V::add(q0, q1), V::add(q2, q3)));
+        const BlockSums<T> bs = shifted_block_sums<T, false>(
+            x + b, nb, vs, copy ? copy + b : nullptr,
+            pfw ? static_cast<const char*>(pfw) + b * pfw_esize : nullptr, pfw_esize);
+        t1 = V::add(t1, bs.s);
+        t2 = V::add(t2, bs.q);
     }
     s1 = V::hsum(t1);
     s2 = V::hsum(t2);
 }
-
 
 // copy: as row_sums (float16/bfloat16 rows of at most kMvnPreconvert).
 template <class T>
