@@ -17,7 +17,7 @@
 // lane), block sums added into one more vector: the float rounding of the
 // sum stays below ~1e-6 relative for any n the planner sends (<= 2^16).
 // Short rows run in batches (softmax_rows_batched), LogSoftmax rows over
-// 1 KiB as a software pipeline (softmax_rows_pipelined).
+// 1 KiB as a software pipeline (log_softmax_rows_pipelined).
 // Float32 Softmax stores 2^t into y during the sum pass and only rescales it
 // in the output pass (no second exp).
 // Output: LogSoftmax y = x - (M + ls) with one rounded constant when
@@ -177,7 +177,8 @@ inline void scale_in_place(E* y, size_t n, E f) {
 }
 
 // ---------------------------------------------------------------------------
-// Short rows (n <= kFusedBlock, several rows): a software pipeline. One loop
+// LogSoftmax rows of 1 KiB to kFusedBlock elements, several rows: a software
+// pipeline (shorter rows and Softmax run in batches, below). One loop
 // over the element index does three stages on three rows at once: the max
 // of row k+1 (read from memory; float16/bfloat16 converted once into a ring
 // buffer), the sum of row k (from L1), and the output of row k-1 (stores
@@ -186,7 +187,7 @@ inline void scale_in_place(E* y, size_t n, E f) {
 // (NaN, +-inf, |max| >= 2^22) or whose output needs the two-step form is
 // done on its own, outside the pipeline.
 
-template <class T, bool LOG, bool STORE>
+template <class T>
 struct Pipe {
     using V = Vec<T>;
     using E = typename V::E;
@@ -196,18 +197,17 @@ struct Pipe {
     const T* mx_src;  // MAX stage: row k+1
     E* mx_buf;        // its float copy (kBuf)
     const E* sm_src;  // SUM stage: row k
-    E* sm_store;      // STORE: 2^t written here (y of row k)
     R sm_nh;          // -hi of row k
-    const E* out_src;  // OUT stage: row k-1 (STORE: its y)
+    const E* out_src;  // OUT stage: row k-lag
     T* out_dst;
-    R out_a, out_b;  // LOG: a = M + ls; Softmax: a = -hi, b = 1/sum
+    R out_a;          // M + ls
     size_t out_h;    // elements before the first aligned store
     bool stream;     // non-temporal stores for the aligned output vectors
 };
 
-template <class T, bool LOG, bool STORE>
+template <class T>
 struct PipeOps {
-    using P = Pipe<T, LOG, STORE>;
+    using P = Pipe<T>;
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -222,19 +222,10 @@ struct PipeOps {
         if constexpr (P::kBuf) V::storen(p.mx_buf + i, v, c);
         return v;
     }
-    SIMDAX_INLINE static R sum_ex(const P& p, R v, size_t i, size_t c) {
-        const R e = MX::template ex<true, STORE, kSumDeg<LOG>>(v, p.sm_nh);
-        if constexpr (STORE) {
-            if (c == V::N) V::store(p.sm_store + i, e);
-            else V::storen(p.sm_store + i, e, c);
-        }
-        return e;
+    SIMDAX_INLINE static R sum_ex(const P& p, R v) {
+        return MX::template ex<true, false, kSumDeg<true>>(v, p.sm_nh);
     }
-    SIMDAX_INLINE static R out_val(const P& p, R v) {
-        if constexpr (LOG) return V::sub(v, p.out_a);
-        else if constexpr (STORE) return V::mul(v, p.out_b);
-        else return V::mul(MX::template ex<true, true>(v, p.out_a), p.out_b);
-    }
+    SIMDAX_INLINE static R out_val(const P& p, R v) { return V::sub(v, p.out_a); }
     SIMDAX_INLINE static void out_one(const P& p, size_t i, size_t c) {
         if (c == V::N && p.stream) V::stream(p.out_dst + i, out_val(p, V::load(p.out_src + i)));
         else if (c == V::N) V::store(p.out_dst + i, out_val(p, V::load(p.out_src + i)));
@@ -265,8 +256,8 @@ struct PipeOps {
                 m1 = V::max(m1, max_ld(p, b));
             }
             if (SUM) {
-                s0 = V::add(s0, sum_ex(p, V::load(p.sm_src + a), a, N));
-                s1 = V::add(s1, sum_ex(p, V::load(p.sm_src + b), b, N));
+                s0 = V::add(s0, sum_ex(p, V::load(p.sm_src + a)));
+                s1 = V::add(s1, sum_ex(p, V::load(p.sm_src + b)));
             }
             if (OUT) {
                 out_one(p, h + a, N);
@@ -276,7 +267,7 @@ struct PipeOps {
         for (; q < steps; ++q) {
             const size_t a = q * N;
             if (MAXS) m0 = V::max(m0, max_ld(p, a));
-            if (SUM) s0 = V::add(s0, sum_ex(p, V::load(p.sm_src + a), a, N));
+            if (SUM) s0 = V::add(s0, sum_ex(p, V::load(p.sm_src + a)));
             if (OUT) out_one(p, h + a, N);
         }
         // Tails: [steps*N, n) for MAX and SUM, [h + steps*N, n) for OUT.
@@ -285,7 +276,7 @@ struct PipeOps {
             if (MAXS) m1 = V::max(m1, c == N ? max_ld(p, i) : max_ldn(p, i, c));
             if (SUM) {
                 const R v = c == N ? V::load(p.sm_src + i) : V::loadn(p.sm_src + i, c, ninf);
-                s1 = V::add(s1, sum_ex(p, v, i, c));
+                s1 = V::add(s1, sum_ex(p, v));
             }
         }
         if (OUT)
@@ -343,18 +334,18 @@ inline void softmax_row_alone(const T* x, T* y, size_t n, bool stream) {
 constexpr size_t kPipeBytes = 24576;  // rows kept in L1 between the stages (and ring buffer)
 constexpr size_t kPipeMaxLag = 16;
 
-template <class T, bool LOG, bool STORE>
-void softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs,
-                            ptrdiff_t yrs, bool stream) {
-    using P = Pipe<T, LOG, STORE>;
-    using O = PipeOps<T, LOG, STORE>;
+template <class T>
+void log_softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs,
+                                ptrdiff_t yrs, bool stream) {
+    using P = Pipe<T>;
+    using O = PipeOps<T>;
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
     using MX = SmxMath<V>;
     constexpr size_t W = V::N * sizeof(T);
-    // The output of row k runs `lag` rows after its sum, so the log (or
-    // reciprocal) of `lag` rows' sums is one vector operation. Rows k-lag ..
+    // The output of row k runs `lag` rows after its sum, so the log of `lag`
+    // rows' sums is one vector operation. Rows k-lag ..
     // k+1 are live: they must fit in L1 (and in the float16/bfloat16 ring).
     size_t lag = kPipeBytes / (n * sizeof(E));
     lag = lag < 3 ? 1 : lag - 2;
@@ -362,7 +353,7 @@ void softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t x
     const size_t live = lag + 2;
     alignas(64) E ring[P::kBuf ? kPipeBytes / sizeof(E) : 1];
     struct Slot {
-        E m, hi, a, b, sum, lo_ln;
+        E m, hi, a, sum, lo_ln;
         bool alone;  // done outside the pipeline
         bool out;    // its output runs in the pipeline
     };
@@ -393,7 +384,7 @@ void softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t x
         s.m = m;
         s.alone = !(m < MX::kFoldLimit && m > -MX::kFoldLimit);
         s.hi = MX::template hi_of<true>(m);
-        s.a = s.b = E(0);
+        s.a = E(0);
         s.out = false;
     };
     // After the sums of rows [r0, r1]: their output constants, the log or
@@ -404,22 +395,16 @@ void softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t x
         for (size_t i = 0; i < g; i += V::N) {
             const size_t c = g - i < V::N ? g - i : V::N;
             const R v = V::loadn(cs + i, c, V::set1(E(1)));
-            V::storen(cs + i, LOG ? MX::log(v) : V::div(V::set1(E(1)), v), c);
+            V::storen(cs + i, MX::log(v), c);
         }
         for (size_t i = 0; i < g; ++i) {
             Slot& s = slot(r0 + i);
             if (s.alone) continue;
-            if (LOG) {
-                const E ls = cs[i] - s.lo_ln;
-                const E c = s.m + ls;
-                s.a = c;
-                s.out = c < E(16) && c > E(-16);
-                if (!s.out) log_softmax_row_out(row_x(r0 + i), row_y(r0 + i), n, s.m, ls, stream);
-            } else {
-                s.a = -s.hi;
-                s.b = cs[i];
-                s.out = true;
-            }
+            const E ls = cs[i] - s.lo_ln;
+            const E c = s.m + ls;
+            s.a = c;
+            s.out = c < E(16) && c > E(-16);
+            if (!s.out) log_softmax_row_out(row_x(r0 + i), row_y(r0 + i), n, s.m, ls, stream);
         }
     };
     P p{};
@@ -438,16 +423,13 @@ void softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t x
         if (dsum) {
             p.sm_src = src(k);
             p.sm_nh = V::set1(-slot(k).hi);
-            if constexpr (STORE) p.sm_store = reinterpret_cast<E*>(row_y(k));
         }
         if (dout) {
             const Slot& s = slot(k - lag);
             T* yo = row_y(k - lag);
             p.out_dst = yo;
-            if constexpr (STORE) p.out_src = reinterpret_cast<const E*>(yo);
-            else p.out_src = src(k - lag);
+            p.out_src = src(k - lag);
             p.out_a = V::set1(s.a);
-            p.out_b = V::set1(s.b);
             const uintptr_t ya = reinterpret_cast<uintptr_t>(yo);
             p.out_h = (ya % sizeof(T) == 0 && ya % W != 0) ? (W - ya % W) / sizeof(T) : 0;
             if (p.out_h >= n) p.out_h = 0;
@@ -466,7 +448,7 @@ void softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t x
                 s.sum = V::hsum(sm);
                 s.lo_ln = MX::template lo_ln<true>(s.m, s.hi);
             } else {  // alone
-                softmax_row_alone<T, LOG>(row_x(k), row_y(k), n, stream);
+                softmax_row_alone<T, true>(row_x(k), row_y(k), n, stream);
             }
             if (kl == lag - 1 || k + 1 == rows) after_sums(k - kl, k);
         }
@@ -634,7 +616,7 @@ void softmax_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs
                 if (st) softmax_rows_batched<T, LOG, kStore>(x, y, rows, n, xrs, yrs, stream);
                 else softmax_rows_batched<T, LOG, false>(x, y, rows, n, xrs, yrs, stream);
             } else {
-                softmax_rows_pipelined<T, LOG, false>(x, y, rows, n, xrs, yrs, stream);
+                log_softmax_rows_pipelined<T>(x, y, rows, n, xrs, yrs, stream);
             }
             if (stream) stream_fence();
             return;
