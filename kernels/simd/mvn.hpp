@@ -138,6 +138,14 @@ inline BlockSums<T> shifted_block_sums(const T* xb, size_t nb, typename Vec<T>::
 template <class T>
 constexpr double kOnePassSpread = std::is_same_v<T, typename Vec<T>::E> ? 4.0 : 64.0;
 
+// M2 of n values from the sums of their deviations d from x[0] and of d^2;
+// false when x[0] lies too far from the mean for one pass (or on NaN).
+template <class T>
+inline bool one_pass_m2(double sd, double sq, double n, double* m2) {
+    *m2 = sq - sd * sd / n;
+    return *m2 * kOnePassSpread<T> >= sq;
+}
+
 template <class T>
 void moments(const void* xv, size_t n, Moments* st) {
     const VecScope scope;
@@ -164,8 +172,8 @@ void moments(const void* xv, size_t n, Moments* st) {
         // row_moments): M2 from the sums of d and d^2.
         const E sd = V::hsum(bs.s);
         const E sq = V::hsum(bs.q);
-        const double m2_one = double(sq) - double(sd) * double(sd) / double(nb);
-        if (m2_one * kOnePassSpread<T> >= double(sq) && !is_tiny<T>(amax, E(m2_one))) {
+        double m2_one;
+        if (one_pass_m2<T>(sd, sq, double(nb), &m2_one) && !is_tiny<T>(amax, E(m2_one))) {
             chan_combine(st, double(nb), double(shift) + double(sd) / double(nb), m2_one);
             continue;
         }
@@ -524,8 +532,8 @@ inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, const Mv
     E c1, q;
     row_sums<T>(x, n, x0, c1, q, y, y_esize, copy);
     E s = x0, ml = c1 / E(n);
-    double m2 = double(q) - double(c1) * double(ml);
-    if (!(m2 * kOnePassSpread<T> >= double(q))) {  // x[0] far from the mean (or NaN): around s
+    double m2;
+    if (!one_pass_m2<T>(c1, q, double(n), &m2)) {  // x[0] far from the mean (or NaN): around s
         s = x0 + ml;
         if (copy) row_sums<E>(copy, n, s, c1, q);
         else row_sums<T>(x, n, s, c1, q);

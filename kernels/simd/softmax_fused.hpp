@@ -122,7 +122,7 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
             if (nb2) bm_next = block_max(x + b2, nb2);
             continue;
         }
-        if (FOLD && !(bm < MX::kFoldLimit && bm > -MX::kFoldLimit)) return false;
+        if (FOLD && !MX::foldable(bm)) return false;
         if (bm > m) {
             const E nhi = MX::template hi_of<FOLD>(bm);
             if (have) acc = V::mul(acc, V::set1(MX::template rescale<FOLD>(hi, nhi)));
@@ -382,7 +382,7 @@ void log_softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff
         Slot& s = slot(r);
         const E m = V::hmax(mv);
         s.m = m;
-        s.alone = !(m < MX::kFoldLimit && m > -MX::kFoldLimit);
+        s.alone = !MX::foldable(m);
         s.hi = MX::template hi_of<true>(m);
         s.a = E(0);
         s.out = false;
@@ -484,31 +484,11 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
     alignas(64) E buf[kBuf ? kPipeBytes / sizeof(E) : 1];
     alignas(64) E m[N], hi[N], cs[N];
     bool alone[N];
-    const R ninf = V::set1(E(-__builtin_inf()));
     for (size_t r0 = 0; r0 < rows; r0 += batch) {
         const size_t b = rows - r0 < batch ? rows - r0 : batch;
         for (size_t i = 0; i < b; ++i) {
-            const T* xr = x + ptrdiff_t(r0 + i) * xrs;
-            E* cp = buf + (kBuf ? i * n : 0);
-            R m0 = ninf, m1 = ninf;
-            size_t j = 0;
-            for (; j + 2 * N <= n; j += 2 * N) {
-                const R a = V::load(xr + j), c = V::load(xr + j + N);
-                if constexpr (kBuf) {
-                    Vec<E>::store(cp + j, a);
-                    Vec<E>::store(cp + j + N, c);
-                }
-                m0 = V::max(m0, a);
-                m1 = V::max(m1, c);
-            }
-            for (; j < n; j += N) {
-                const size_t c = n - j < N ? n - j : N;
-                const R a = c == N ? V::load(xr + j) : V::loadn(xr + j, c, ninf);
-                if constexpr (kBuf) Vec<E>::storen(cp + j, a, c);
-                m0 = V::max(m0, a);
-            }
-            m[i] = V::hmax(V::max(m0, m1));
-            alone[i] = !(m[i] < MX::kFoldLimit && m[i] > -MX::kFoldLimit);
+            m[i] = block_max(x + ptrdiff_t(r0 + i) * xrs, n, kBuf ? buf + i * n : nullptr);
+            alone[i] = !MX::foldable(m[i]);
             hi[i] = MX::template hi_of<true>(m[i]);
         }
         auto src = [&](size_t i) -> const E* {
@@ -545,11 +525,7 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
                 const R vc = V::set1(c);
                 store_run(yr, n, stream, [&](size_t j, size_t cnt) { return V::sub(ld(j, cnt), vc); });
             } else if constexpr (STORE) {
-                const E* ye = reinterpret_cast<const E*>(yr);
-                const R vi = V::set1(cs[i]);
-                store_run(yr, n, stream, [&](size_t j, size_t cnt) {
-                    return V::mul(cnt == N ? V::load(ye + j) : V::loadn(ye + j, cnt, V::zero()), vi);
-                });
+                scale_in_place(reinterpret_cast<E*>(yr), n, cs[i]);
             } else {
                 const R nh = V::set1(-hi[i]), vi = V::set1(cs[i]);
                 store_run(yr, n, stream, [&](size_t j, size_t cnt) {
@@ -572,7 +548,7 @@ inline bool softmax_row_short(const T* x, T* y, size_t n) {
     using MX = SmxMath<V>;
     const R v = V::loadn(x, n, V::set1(E(-__builtin_inf())));
     const E m = V::hmax(v);
-    if (V::bits(V::isnan(v)) || !(m < MX::kFoldLimit && m > -MX::kFoldLimit)) return false;
+    if (V::bits(V::isnan(v)) || !MX::foldable(m)) return false;
     const E hi = MX::template hi_of<true>(m);
     // Missing lanes are -inf: 2^t = 0 (ZERO), or <= 2^-126 in a sum >= ~1.
     const R e = MX::template ex<true, !LOG, kSumDeg<LOG>>(v, V::set1(-hi));

@@ -23,9 +23,12 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 constexpr size_t kSoftmaxBlock = 2048;
 
+// The max of x[0..n). copy (float16/bfloat16): the float values are written
+// there on the way, for the passes that follow to read from L1.
 template <class T>
-inline typename Vec<T>::E block_max(const T* x, size_t n) {
+inline typename Vec<T>::E block_max(const T* x, size_t n, typename Vec<T>::E* copy = nullptr) {
     using V = Vec<T>;
+    using VE = Vec<typename V::E>;
     using R = typename V::R;
     const R ninf = V::set1(-__builtin_inf());
     R m0 = ninf, m1 = ninf, m2 = ninf, m3 = ninf;
@@ -36,15 +39,28 @@ inline typename Vec<T>::E block_max(const T* x, size_t n) {
     if (n >= 8 * V::N && xa % sizeof(T) == 0 && xa % W != 0) {
         i = (W - xa % W) / sizeof(T);
         m3 = V::loadn(x, i, ninf);
+        if (copy) VE::storen(copy, m3, i);
     }
     for (; i + 4 * V::N <= n; i += 4 * V::N) {
-        m0 = V::max(m0, V::load(x + i));
-        m1 = V::max(m1, V::load(x + i + V::N));
-        m2 = V::max(m2, V::load(x + i + 2 * V::N));
-        m3 = V::max(m3, V::load(x + i + 3 * V::N));
+        const R v0 = V::load(x + i), v1 = V::load(x + i + V::N);
+        const R v2 = V::load(x + i + 2 * V::N), v3 = V::load(x + i + 3 * V::N);
+        if (copy) {
+            VE::store(copy + i, v0);
+            VE::store(copy + i + V::N, v1);
+            VE::store(copy + i + 2 * V::N, v2);
+            VE::store(copy + i + 3 * V::N, v3);
+        }
+        m0 = V::max(m0, v0);
+        m1 = V::max(m1, v1);
+        m2 = V::max(m2, v2);
+        m3 = V::max(m3, v3);
     }
-    for (; i + V::N <= n; i += V::N) m0 = V::max(m0, V::load(x + i));
-    if (i < n) m1 = V::max(m1, V::loadn(x + i, n - i, ninf));
+    for (; i < n; i += V::N) {
+        const size_t c = n - i < V::N ? n - i : V::N;
+        const R v = c == V::N ? V::load(x + i) : V::loadn(x + i, c, ninf);
+        if (copy) VE::storen(copy + i, v, c);
+        m0 = V::max(m0, v);
+    }
     return V::hmax(V::max(V::max(m0, m1), V::max(m2, m3)));
 }
 
@@ -57,6 +73,7 @@ template <> struct SmxMath<VF> {
     // |lo| <= ulp(m*log2e)/2 <= 1/4 below this: 2^lo stays a harmless common factor
     // and t = x*log2e - hi keeps its relative rounding near the max.
     static constexpr float kFoldLimit = 0x1p22f;
+    static bool foldable(float m) { return m < kFoldLimit && m > -kFoldLimit; }  // false for NaN
     // 2^t, t = x*log2e + nh (FOLD, nh = -hi) or (x + nh)*log2e (nh = -M).
     template <bool FOLD, bool ZERO, int DEG = 5>
     static SIMDAX_INLINE R ex(R x, R nh) {
@@ -83,7 +100,7 @@ template <> struct SmxMath<VF> {
 template <> struct SmxMath<VD> {
     using R = VD::R;
     static constexpr bool kCanFold = false;
-    static constexpr double kFoldLimit = 0;
+    static bool foldable(double) { return false; }
     template <bool FOLD, bool ZERO, int DEG = 5>
     static SIMDAX_INLINE R ex(R x, R nh) { return exp_f64(VD::add(x, nh)); }
     template <bool FOLD>
