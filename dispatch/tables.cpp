@@ -2,8 +2,6 @@
 // code runs here: the per-ISA tables are constant data.
 #include "tables.hpp"
 
-#include <cstring>
-
 namespace simdax {
 namespace kernels {
 #define SIMDAX_DECLARE_TABLE(isa) \
@@ -54,18 +52,8 @@ const IsaKernels* own_table(simdax_isa isa) {
     }
 }
 
-// Every DtypeKernels member is a function pointer; override slot by slot.
-using Slot = void (*)();
-constexpr size_t kSlots = sizeof(DtypeKernels) / sizeof(Slot);
-static_assert(sizeof(DtypeKernels) == kSlots * sizeof(Slot), "DtypeKernels holds only pointers");
-
 void overlay(DtypeKernels* dst, const DtypeKernels& src) {
-    Slot s[kSlots], d[kSlots];
-    std::memcpy(s, &src, sizeof s);
-    std::memcpy(d, dst, sizeof d);
-    for (size_t i = 0; i < kSlots; ++i)
-        if (s[i]) d[i] = s[i];
-    std::memcpy(dst, d, sizeof d);
+    SIMDAX_KERNEL_SLOTS(SIMDAX_SLOT_OVERRIDE, _)
 }
 
 IsaKernels g_composed[SIMDAX_ISA_COUNT];

@@ -6,13 +6,14 @@
 // into calls of these, so an ISA only has to make these fast.
 //
 // Every ISA provides a `const IsaKernels` table; an entry left nullptr is
-// inherited from the parent ISA (dispatch/tables.cpp). The scalar table is
-// complete.
+// inherited from the parent ISA (dispatch/tables.cpp). Every composed table
+// is complete: each slot of every dtype is filled.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "kernel_slots.hpp"
 #include "simdax/simdax.h"
 
 namespace simdax {
@@ -88,38 +89,12 @@ struct MvnArgs {
     ActParams act;
 };
 
-// Kernels for one dtype. Pointers are to elements of that dtype; n, r, k are
-// element counts (n, r, k >= 1); row strides are in elements.
+// Kernels for one dtype, one member per slot of kernel_slots.hpp.
+#define SIMDAX_SLOT_MEMBER(A, name, params) void(*name) params = nullptr;
 struct DtypeKernels {
-    // ---- chunk primitives (x, y contiguous) ----
-    void (*maxsum)(const void* x, size_t n, MaxSum* state);
-    void (*log_softmax_out)(const void* x, void* y, size_t n, const MaxSum* state);
-    void (*softmax_out)(const void* x, void* y, size_t n, const MaxSum* state);
-    void (*argmax)(const void* x, size_t n, int64_t base_index, ArgMax* state);
-    void (*moments)(const void* x, size_t n, Moments* state);
-    void (*normalize)(const void* x, void* y, size_t n, const NormArgs* args);
-    void (*activation)(const void* x, void* y, size_t n, const ActParams* act);  // y may equal x
-    // ---- cols kernels: k contiguous lanes, r rows; one group per lane ----
-    void (*log_softmax_cols)(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs,
-                             ptrdiff_t yrs);
-    void (*softmax_cols)(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs,
-                         ptrdiff_t yrs);
-    void (*hardmax_cols)(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs,
-                         ptrdiff_t yrs);
-    void (*mvn_cols)(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs,
-                     const MvnArgs* args);
-    // ---- optional fused rows kernels (nullptr: the planner uses the chunk
-    // primitives): `rows` groups of n contiguous elements, group g at
-    // x + g*xrs (y + g*yrs), each group whole in one call ----
-    void (*log_softmax_rows)(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs,
-                             ptrdiff_t yrs);
-    void (*softmax_rows)(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs,
-                         ptrdiff_t yrs);
-    void (*hardmax_rows)(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs,
-                         ptrdiff_t yrs);
-    void (*mvn_rows)(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
-                     const MvnArgs* args);
+    SIMDAX_KERNEL_SLOTS(SIMDAX_SLOT_MEMBER, _)
 };
+#undef SIMDAX_SLOT_MEMBER
 
 struct IsaKernels {
     DtypeKernels dt[kDTypeCount];  // indexed by DType

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernel_table.hpp"
 
@@ -11,17 +12,19 @@ namespace simdax::kernels {
 
 namespace neon {
 struct F16;
-template <class T>
-void activation(const void* x, void* y, size_t n, const ActParams* act);
-template <class T>
-void hardmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs);
+SIMDAX_KERNEL_SLOTS(SIMDAX_SLOT_DECLARE, _)
 }  // namespace neon
 
+// The slots neonfp16 fills for float16, in kernel_slots.hpp's form; each
+// kernel is declared with its slot's own type.
+#define SIMDAX_NEONFP16_F16_SLOTS(X, A) \
+    X(A, argmax, _) X(A, hardmax_cols, _) X(A, hardmax_rows, _) X(A, activation, _)
+
 namespace neonfp16 {
-void argmax_f16(const void* x, size_t n, int64_t base_index, ArgMax* state);
-void hardmax_cols_f16(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs);
-void hardmax_rows_f16(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs);
-void activation_f16(const void* x, void* y, size_t n, const ActParams* act);
+#define SIMDAX_NEONFP16_DECLARE(A, name, params) \
+    std::remove_pointer_t<decltype(DtypeKernels::name)> name##_f16;
+SIMDAX_NEONFP16_F16_SLOTS(SIMDAX_NEONFP16_DECLARE, _)
+#undef SIMDAX_NEONFP16_DECLARE
 }  // namespace neonfp16
 
 }  // namespace simdax::kernels

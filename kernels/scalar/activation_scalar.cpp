@@ -80,6 +80,7 @@ template <class T, class F>
 void map(const void* x, void* y, size_t n, F f) {
     for (size_t i = 0; i < n; ++i) st<T>(y, ptrdiff_t(i), f(ld<T>(x, ptrdiff_t(i))));
 }
+}  // namespace
 
 // One switch per call, not per element.
 template <class T>
@@ -100,12 +101,7 @@ void activation(const void* x, void* y, size_t n, const ActParams* a) {
         default: return map<T>(x, y, n, [&p](Acc v) { return activate<Acc>(v, p); });
     }
 }
-}  // namespace
-
-#define SIMDAX_SCALAR_ACTIVATION(T, sfx)                                             \
-    void activation_##sfx(const void* x, void* y, size_t n, const ActParams* a) {    \
-        activation<T>(x, y, n, a);                                                   \
-    }
-SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_ACTIVATION)
+#define SIMDAX_SCALAR_INSTANTIATE_ACTIVATION(T) SIMDAX_ACTIVATION_SLOTS(SIMDAX_SLOT_INSTANTIATE, T)
+SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_INSTANTIATE_ACTIVATION)
 
 }  // namespace simdax::kernels::scalar

@@ -6,7 +6,6 @@
 #include "scalar_kernels.hpp"
 
 namespace simdax::kernels::scalar {
-namespace {
 
 template <class T>
 void argmax(const void* x, size_t n, int64_t base, ArgMax* s) {
@@ -62,16 +61,13 @@ void hardmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptr
     }
 }
 
-}  // namespace
+template <class T>
+void hardmax_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
+    for (size_t g = 0; g < rows; ++g)
+        hardmax_cols<T>(row_at<T>(x, g, xrs), row_at<T>(y, g, yrs), n, 1, 1, 1);
+}
 
-#define SIMDAX_SCALAR_HARDMAX(T, sfx)                                                     \
-    void argmax_##sfx(const void* x, size_t n, int64_t b, ArgMax* s) {                    \
-        argmax<T>(x, n, b, s);                                                            \
-    }                                                                                     \
-    void hardmax_cols_##sfx(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs,    \
-                            ptrdiff_t yrs) {                                              \
-        hardmax_cols<T>(x, y, r, k, xrs, yrs);                                            \
-    }
-SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_HARDMAX)
+#define SIMDAX_SCALAR_INSTANTIATE_HARDMAX(T) SIMDAX_HARDMAX_SLOTS(SIMDAX_SLOT_INSTANTIATE, T)
+SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_INSTANTIATE_HARDMAX)
 
 }  // namespace simdax::kernels::scalar

@@ -22,6 +22,7 @@ struct Welford {
         m2 += d * (v - mean);
     }
 };
+}  // namespace
 
 // A piece's Welford statistics, folded into the state. A piece they do not
 // suit (an infinity, squares beyond double) is redone in two passes
@@ -39,6 +40,7 @@ void moments(const void* x, size_t n, Moments* s) {
     chan_combine(s, double(n), double(wm.mean), double(wm.m2));
 }
 
+namespace {
 // Splits the double mean so float code can subtract it without losing the
 // low bits: (x - hi) is exact near the mean, then - lo.
 template <class Acc>
@@ -77,6 +79,8 @@ inline typename Storage<T>::Acc mvn_value(const void* x, ptrdiff_t ix, const voi
     if (sizeof(Acc) < 8 && std::isinf(v)) return Acc(wide_activate(p, a.act));
     return activate<Acc>(v, a.act);
 }
+
+}  // namespace
 
 template <class T>
 void normalize(const void* x, void* y, size_t n, const NormArgs* a) {
@@ -129,17 +133,25 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
     }
 }
 
-}  // namespace
-
-#define SIMDAX_SCALAR_MVN(T, sfx)                                                          \
-    void moments_##sfx(const void* x, size_t n, Moments* s) { moments<T>(x, n, s); }       \
-    void normalize_##sfx(const void* x, void* y, size_t n, const NormArgs* a) {            \
-        normalize<T>(x, y, n, a);                                                          \
-    }                                                                                      \
-    void mvn_cols_##sfx(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs,         \
-                        ptrdiff_t yrs, const MvnArgs* a) {                             \
-        mvn_cols<T>(x, y, r, k, xrs, yrs, a);                                              \
+template <class T>
+void mvn_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+              const MvnArgs* a) {
+    // Element e of row g takes Scale/Bias at g*rs + e*ks: in the one-lane
+    // cols problem, e is the row.
+    auto at = [](const void* p, size_t g, ptrdiff_t rs) { return p ? row_at<T>(p, g, rs) : nullptr; };
+    for (size_t g = 0; g < rows; ++g) {
+        MvnArgs r = *a;
+        r.scale = at(a->scale, g, a->scale_rs);
+        r.scale_rs = a->scale_ks;
+        r.scale_ks = 0;
+        r.bias = at(a->bias, g, a->bias_rs);
+        r.bias_rs = a->bias_ks;
+        r.bias_ks = 0;
+        mvn_cols<T>(row_at<T>(x, g, xrs), row_at<T>(y, g, yrs), n, 1, 1, 1, &r);
     }
-SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_MVN)
+}
+
+#define SIMDAX_SCALAR_INSTANTIATE_MVN(T) SIMDAX_MVN_SLOTS(SIMDAX_SLOT_INSTANTIATE, T)
+SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_INSTANTIATE_MVN)
 
 }  // namespace simdax::kernels::scalar

@@ -6,28 +6,21 @@
 
 namespace simdax::kernels::scalar {
 
-// X(storage type, dtype suffix) for every dtype, in DType order.
-#define SIMDAX_SCALAR_FOR_EACH_DTYPE(X) \
-    X(float, f32)                       \
-    X(Half, f16)                        \
-    X(BFloat, bf16)                     \
-    X(double, f64)
+// Storage types in DType order (kernel_table.hpp): f32, f16, bf16, f64.
+#define SIMDAX_SCALAR_FOR_EACH_DTYPE(X) X(float) X(Half) X(BFloat) X(double)
 
-#define SIMDAX_SCALAR_DECLARE(T, sfx)                                                          \
-    void maxsum_##sfx(const void*, size_t, MaxSum*);                                           \
-    void log_softmax_out_##sfx(const void*, void*, size_t, const MaxSum*);                     \
-    void softmax_out_##sfx(const void*, void*, size_t, const MaxSum*);                         \
-    void argmax_##sfx(const void*, size_t, int64_t, ArgMax*);                                  \
-    void moments_##sfx(const void*, size_t, Moments*);                                         \
-    void normalize_##sfx(const void*, void*, size_t, const NormArgs*);                         \
-    void activation_##sfx(const void*, void*, size_t, const ActParams*);                       \
-    void log_softmax_cols_##sfx(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);     \
-    void softmax_cols_##sfx(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);         \
-    void hardmax_cols_##sfx(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);         \
-    void mvn_cols_##sfx(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t,              \
-                        const MvnArgs*);
-SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_DECLARE)
-#undef SIMDAX_SCALAR_DECLARE
+SIMDAX_KERNEL_SLOTS(SIMDAX_SLOT_DECLARE, _)
+
+// A group of n contiguous elements is a cols problem of one lane (row
+// stride 1): the portable rows kernels hand each row to the cols kernel.
+template <class T>
+inline const void* row_at(const void* x, size_t g, ptrdiff_t rs) {
+    return static_cast<const char*>(x) + ptrdiff_t(g) * rs * ptrdiff_t(sizeof(T));
+}
+template <class T>
+inline void* row_at(void* y, size_t g, ptrdiff_t rs) {
+    return static_cast<char*>(y) + ptrdiff_t(g) * rs * ptrdiff_t(sizeof(T));
+}
 
 // The activation of one element, in the compute type.
 template <class Acc>

@@ -24,6 +24,8 @@ inline void combine(MaxSum* s, double cm, double cs) {
     s->max = nm;
 }
 
+}  // namespace
+
 template <class T>
 void maxsum(const void* x, size_t n, MaxSum* state) {
     using Acc = typename Storage<T>::Acc;
@@ -55,7 +57,7 @@ void softmax_out(const void* x, void* y, size_t n, const MaxSum* s) {
 // Columns: lane l of row j is x[j*xrs + l]. Per-lane online max/sum; the sum
 // is rescaled only when the max grows.
 template <class T, bool kLog>
-void softmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+void softmax_or_log_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
     using Acc = typename Storage<T>::Acc;
     constexpr size_t kLanes = 64;
     Acc mx[kLanes], sm[kLanes];
@@ -92,24 +94,26 @@ void softmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptr
     }
 }
 
-}  // namespace
+template <class T>
+void log_softmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+    softmax_or_log_cols<T, true>(x, y, r, k, xrs, yrs);
+}
+template <class T>
+void softmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+    softmax_or_log_cols<T, false>(x, y, r, k, xrs, yrs);
+}
+template <class T>
+void log_softmax_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
+    for (size_t g = 0; g < rows; ++g)
+        softmax_or_log_cols<T, true>(row_at<T>(x, g, xrs), row_at<T>(y, g, yrs), n, 1, 1, 1);
+}
+template <class T>
+void softmax_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
+    for (size_t g = 0; g < rows; ++g)
+        softmax_or_log_cols<T, false>(row_at<T>(x, g, xrs), row_at<T>(y, g, yrs), n, 1, 1, 1);
+}
 
-#define SIMDAX_SCALAR_SOFTMAX(T, sfx)                                                 \
-    void maxsum_##sfx(const void* x, size_t n, MaxSum* s) { maxsum<T>(x, n, s); }     \
-    void log_softmax_out_##sfx(const void* x, void* y, size_t n, const MaxSum* s) {   \
-        log_softmax_out<T>(x, y, n, s);                                               \
-    }                                                                                 \
-    void softmax_out_##sfx(const void* x, void* y, size_t n, const MaxSum* s) {       \
-        softmax_out<T>(x, y, n, s);                                                   \
-    }                                                                                 \
-    void log_softmax_cols_##sfx(const void* x, void* y, size_t r, size_t k,           \
-                                ptrdiff_t xrs, ptrdiff_t yrs) {                       \
-        softmax_cols<T, true>(x, y, r, k, xrs, yrs);                                  \
-    }                                                                                 \
-    void softmax_cols_##sfx(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, \
-                            ptrdiff_t yrs) {                                          \
-        softmax_cols<T, false>(x, y, r, k, xrs, yrs);                                 \
-    }
-SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_SOFTMAX)
+#define SIMDAX_SCALAR_INSTANTIATE_SOFTMAX(T) SIMDAX_SOFTMAX_SLOTS(SIMDAX_SLOT_INSTANTIATE, T)
+SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_INSTANTIATE_SOFTMAX)
 
 }  // namespace simdax::kernels::scalar

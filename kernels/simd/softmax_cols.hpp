@@ -85,7 +85,7 @@ void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
 }
 
 template <class T, bool LOG>
-void softmax_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+void softmax_or_log_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
     const VecScope scope;
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
@@ -93,6 +93,15 @@ void softmax_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, p
         softmax_cols_block<T, LOG, decltype(nv)::value, decltype(partial)::value>(
             x + l, y + l, r, tail, xrs, yrs, col_prefetch<Vec<T>>(k, l, decltype(nv)::value, sizeof(T)));
     });
+}
+
+template <class T>
+void log_softmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+    softmax_or_log_cols<T, true>(x, y, r, k, xrs, yrs);
+}
+template <class T>
+void softmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+    softmax_or_log_cols<T, false>(x, y, r, k, xrs, yrs);
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -566,7 +566,7 @@ inline bool softmax_row_short(const T* x, T* y, size_t n) {
 }
 
 template <class T, bool LOG>
-void softmax_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
+void softmax_or_log_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
     const VecScope scope;
     using E = typename Vec<T>::E;
     const T* x = static_cast<const T*>(xv);
@@ -601,6 +601,15 @@ void softmax_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs
     for (size_t r = 0; r < rows; ++r)
         softmax_row_alone<T, LOG>(x + ptrdiff_t(r) * xrs, y + ptrdiff_t(r) * yrs, n, stream);
     if (stream) stream_fence();
+}
+
+template <class T>
+void log_softmax_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
+    softmax_or_log_rows<T, true>(x, y, rows, n, xrs, yrs);
+}
+template <class T>
+void softmax_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
+    softmax_or_log_rows<T, false>(x, y, rows, n, xrs, yrs);
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
