@@ -2,7 +2,7 @@
 find_package(Threads REQUIRED)
 
 # xsimd 8.1 (libxsimd-dev): its exported target links "xtl", which Debian's
-# config never finds; drop that link (DEPS.md §2.9).
+# config never finds; drop that link (docs/dependencies.md).
 find_package(xsimd 8.1 CONFIG QUIET)
 if(TARGET xsimd AND NOT TARGET xtl)
   set_target_properties(xsimd PROPERTIES INTERFACE_LINK_LIBRARIES "")
@@ -21,7 +21,7 @@ endif()
 
 if(SIMDAX_BUILD_TESTS)
   if(CMAKE_CROSSCOMPILING AND EXISTS /usr/src/googletest/CMakeLists.txt)
-    # No target-arch gtest package: build Debian's sources (NEON.md §5).
+    # No target-arch gtest package: build Debian's sources (docs/dependencies.md).
     set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
     set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
     add_subdirectory(/usr/src/googletest ${CMAKE_BINARY_DIR}/_googletest EXCLUDE_FROM_ALL)

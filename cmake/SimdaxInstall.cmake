@@ -43,19 +43,26 @@ endif()
 
 set(SIMDAX_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/simdax)
 
-install(TARGETS simdax simdax_static EXPORT simdaxTargets
+# Two export sets: the static library's interface names Threads and
+# libcpuid, the shared library's names nothing, so a consumer of the shared
+# library configures without libcpuid's development files.
+install(TARGETS simdax EXPORT simdaxTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT devel
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT devel
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS simdax_static EXPORT simdaxStaticTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT devel
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/simdax
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT devel
   FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
 
-# CMake package. The targets file is relocatable; the config file finds the
-# static library's dependencies itself (Threads; libcpuid through
-# pkg-config on x86).
+# CMake package. The targets files are relocatable; the config file finds
+# the static library's dependencies itself (Threads; libcpuid through
+# pkg-config on x86) and loads that library only when they are there.
 install(EXPORT simdaxTargets NAMESPACE simdax:: FILE simdaxTargets.cmake
+  DESTINATION ${SIMDAX_CMAKE_DIR} COMPONENT devel)
+install(EXPORT simdaxStaticTargets NAMESPACE simdax:: FILE simdaxStaticTargets.cmake
   DESTINATION ${SIMDAX_CMAKE_DIR} COMPONENT devel)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/simdaxConfig.cmake.in
   ${PROJECT_BINARY_DIR}/simdaxConfig.cmake INSTALL_DESTINATION ${SIMDAX_CMAKE_DIR})
@@ -82,11 +89,18 @@ set(SIMDAX_PC_LIBS_PRIVATE "-pthread -lstdc++ -lm")
 if(SIMDAX_X86)
   set(SIMDAX_PC_LIBS_PRIVATE "-lcpuid ${SIMDAX_PC_LIBS_PRIVATE}")
 endif()
+# simdax.pc: -lsimdax, which the linker resolves to libsimdax.so wherever
+# both libraries are installed (its --static output serves fully static
+# links, cc -static). simdax-static.pc names the archive itself, plus what
+# it needs, for a program that links libsimdax.a and nothing of simdax
+# dynamically.
 set(SIMDAX_PC_PREFIX "@SIMDAX_PC_PREFIX@")  # kept for the install-time pass
-configure_file(${PROJECT_SOURCE_DIR}/cmake/simdax.pc.in ${PROJECT_BINARY_DIR}/simdax.pc.in @ONLY)
-install(CODE "
-  set(SIMDAX_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
-  configure_file(\"${PROJECT_BINARY_DIR}/simdax.pc.in\" \"${PROJECT_BINARY_DIR}/simdax.pc\" @ONLY)
-" COMPONENT devel)
-install(FILES ${PROJECT_BINARY_DIR}/simdax.pc
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT devel)
+foreach(_pc simdax simdax-static)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/${_pc}.pc.in ${PROJECT_BINARY_DIR}/${_pc}.pc.in @ONLY)
+  install(CODE "
+    set(SIMDAX_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    configure_file(\"${PROJECT_BINARY_DIR}/${_pc}.pc.in\" \"${PROJECT_BINARY_DIR}/${_pc}.pc\" @ONLY)
+  " COMPONENT devel)
+  install(FILES ${PROJECT_BINARY_DIR}/${_pc}.pc
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT devel)
+endforeach()

@@ -1,4 +1,4 @@
-// Activation names (SPEC spelling) and DirectML's documented defaults.
+// Activation names (docs/spec.md spelling) and DirectML's documented defaults.
 #include "simdax/simdax.h"
 
 extern "C" {

@@ -3,7 +3,7 @@
 //
 // x86: libcpuid 0.6.2 is used only for the raw CPUID dump and the vendor /
 // brand strings. Its feature flags are not used: they miss AVX-512 on AMD,
-// know nothing of AVX512-FP16/BF16 and never look at XCR0 (DEPS.md §3).
+// know nothing of AVX512-FP16/BF16 and never look at XCR0 (docs/dependencies.md).
 #include "cpu_features.hpp"
 
 #include <cstdio>
@@ -117,7 +117,7 @@ CpuInfo detect() {
     CpuInfo info = blank_info();
     if (!cpuid_present()) return info;
     // Only the calling thread's CPU is read. cpuid_get_all_raw_data would
-    // pin the thread to one CPU and leave it there (DEPS.md §3.5).
+    // pin the thread to one CPU and leave it there (docs/dependencies.md).
     static cpu_raw_data_t raw;  // ~3 KB; only touched inside the one-time init
     if (cpuid_get_raw_data(&raw) != 0) return info;
 

@@ -1,6 +1,6 @@
 // Kernels run in the default floating-point environment, whatever the
 // caller set: round to nearest, no flush-to-zero / denormals-are-zero. The
-// accuracy bounds of SPEC are proven there only, a pool's workers and the
+// accuracy bounds of docs/spec.md are proven there only, a pool's workers and the
 // calling thread must compute bit for bit alike, and the caller's sticky
 // exception flags must not pick up what the kernels raise. The guard saves
 // the control/status state, installs the default and puts the saved state

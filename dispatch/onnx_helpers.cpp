@@ -1,4 +1,4 @@
-// ONNX node attributes -> simdax descriptors (SPEC "ONNX ...").
+// ONNX node attributes -> simdax descriptors (docs/spec.md, the ONNX forms).
 #include "error.hpp"
 
 extern "C" {

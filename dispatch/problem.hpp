@@ -21,7 +21,7 @@ struct Problem {
     bool in_place_ok;
 };
 
-// Checks every rule of SPEC "Errors" that create can see; on failure sets
+// Checks every rule of docs/spec.md "Errors" that create can see; on failure sets
 // the thread's message (naming the argument) and returns its status.
 simdax_status validate(const simdax_operator_desc* desc, Problem* out);
 

@@ -1,4 +1,4 @@
-// Validation of operator descriptors (SPEC "Errors"). Every message names
+// Validation of operator descriptors (docs/spec.md "Errors"). Every message names
 // the argument and the rule it breaks.
 #include <algorithm>
 #include <cmath>
@@ -43,7 +43,7 @@ simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool i
     }
     if (empty) {
         // No elements, nothing addressed: the other sizes and the strides
-        // may be anything (SPEC: every operator accepts an empty tensor).
+        // may be anything (docs/spec.md: every operator accepts an empty tensor).
         for (uint32_t d = 0; d < t->rank; ++d) strides[d] = t->strides ? t->strides[d] : 0;
         return SIMDAX_OK;
     }

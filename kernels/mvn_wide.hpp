@@ -41,7 +41,7 @@ struct WideMoments {
 // Two passes in W over the group, each(f) calling f(W value) for every
 // element in order (at least one): shifted sum for the mean, then the
 // squared deviations with the residual correction. An infinity or NaN gives
-// SPEC's formula in IEEE arithmetic: mean +-inf (NaN for both signs or a
+// docs/spec.md's formula in IEEE arithmetic: mean +-inf (NaN for both signs or a
 // NaN) and m2 NaN, as (inf - inf)^2 enters it.
 template <class W, class Each>
 WideMoments<W> wide_moments(Each&& each) {

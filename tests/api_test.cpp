@@ -386,7 +386,7 @@ TEST(Api, ActivationNamesAndDefaults) {
         const simdax_activation_desc got = simdax_activation_default(type);
         const simdax_activation_desc want = spec_default_activation(type);
         EXPECT_EQ(got.type, type);
-        // Compare only the parameters the type reads (SPEC table).
+        // Compare only the parameters the type reads (docs/spec.md table).
         switch (type) {
             case SIMDAX_ACTIVATION_LEAKY_RELU:
             case SIMDAX_ACTIVATION_ELU:

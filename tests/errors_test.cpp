@@ -1,4 +1,4 @@
-// One row per bad input of SPEC "Errors": each checks the status, that
+// One row per bad input of docs/spec.md "Errors": each checks the status, that
 // simdax_last_error() names the argument, and that nothing was written
 // (a canary-filled output stays bit-identical). Rows start from a valid
 // call and break exactly one thing.

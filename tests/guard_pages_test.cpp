@@ -6,7 +6,7 @@
 // and a few larger: 2/4/8/16/32/64-lane vectors, 2x/4x unrolled loops), for
 // each loop form the planner has — rows, rows with segments, cols, general
 // (transposed and reversed strides) — for every operator and dtype.
-// Results are checked against the float64 reference (pass rule of SPEC), and
+// Results are checked against the float64 reference (pass rule of docs/spec.md), and
 // the output/gap canaries of TensorBuffer catch stray writes and elements
 // left unwritten. The death tests at the end prove that the guard really
 // traps a one-element overrun (by the test itself, and by the library when

@@ -1,5 +1,5 @@
 // Every kernel-table entry of every ISA this machine runs, called directly
-// and compared with a float64 reference computed here (SPEC "Accuracy",
+// and compared with a float64 reference computed here (docs/spec.md "Accuracy",
 // "Special values"). Buffers end at an inaccessible page, so a tail that
 // reads or writes one element too far faults.
 #include <cstdlib>
@@ -54,7 +54,7 @@ struct Buf {
 
 enum class Tol { log_softmax, softmax, plain, plain2 };  // plain2: 2 ulp for f16/bf16
 
-// SPEC "Accuracy" as the conformance pass rule states it (tests/support/dtype.hpp):
+// docs/spec.md "Accuracy" as the conformance pass rule states it (tests/support/dtype.hpp):
 // NaN must match NaN, an infinite rounded reference must be hit exactly,
 // otherwise atol + rtol*|ref|, or for float16/bfloat16 1 ulp (2: Tol::plain2).
 ::testing::AssertionResult close(double got, double ref, DType dt, Tol tol) {
@@ -227,7 +227,7 @@ TEST_P(KernelsIsa, SoftmaxRows) {
             fill_random(x, n, rng, -20, 20);
             check_softmax_rows(k(dt), dt, x, n, "random");
         }
-        // Special values (SPEC "Special values").
+        // Special values (docs/spec.md "Special values").
         const size_t n = 37;
         const double big = dt == DType::f16 ? 6e4 : (dt == DType::f64 ? 1e300 : 3e38);
         struct Case { const char* name; std::vector<std::pair<size_t, double>> set; double fill; };
@@ -337,7 +337,7 @@ TEST_P(KernelsIsa, MvnRows) {
         }
         for (size_t n : {5, 64, 1000, 4097}) {
             Buf x(dt, n);
-            // Mean 1e4, std 1 must normalise like mean 0 (SPEC: float32). Not
+            // Mean 1e4, std 1 must normalise like mean 0 (docs/spec.md: float32). Not
             // float64: NormArgs carries the mean as one double, whose own
             // rounding at 1e4 (9e-13) already nears the 1e-12 bound.
             std::normal_distribution<double> nd(dt == DType::f32 ? 1e4 : 0.0, 1.0);

@@ -9,7 +9,7 @@
 //    neither stall (a float accumulator stops growing at 2^24) nor lose the
 //    tail;
 //  - x86: MXCSR flush-to-zero / denormals-are-zero set by the caller: the
-//    results stay within SPEC;
+//    results stay within docs/spec.md;
 //  - the caller's floating-point environment (rounding mode, exception
 //    flags, MXCSR, x87 control word) is the same after every simdax call.
 #include <gtest/gtest.h>
@@ -58,7 +58,7 @@ OpSpec op_spec(simdax_operator_type op, std::vector<uint32_t> axes = {}) {
 }
 
 // Every operator: the softmax family and MVN over `axes`, HardSigmoid, and
-// standalone activations (a few with their SPEC defaults).
+// standalone activations (a few with their docs/spec.md defaults).
 std::vector<OpSpec> all_ops(std::vector<uint32_t> axes) {
     std::vector<OpSpec> v;
     for (auto op : {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX, SIMDAX_OPERATOR_HARDMAX,
@@ -190,7 +190,7 @@ TEST_P(NumericHostility, AllMinusInfinityGroups) {
             const CheckResult r = run_and_check(op_spec(op, f.axes), io);
             EXPECT_TRUE(r.ok) << r.report;
             const std::vector<double> y = io.y.read();
-            // SPEC: NaN throughout (softmax family, MVN); Hardmax's 1 first.
+            // docs/spec.md: NaN throughout (softmax family, MVN); Hardmax's 1 first.
             if (op == SIMDAX_OPERATOR_HARDMAX) {
                 const int64_t group = f.axes[0] == 1 ? f.sizes[1] : f.sizes[0];
                 const int64_t stride = f.axes[0] == 1 ? 1 : f.sizes[1];
@@ -289,7 +289,7 @@ TEST_P(NumericHostility, LargeOffsetGroups) {
 // MVN at the edges of the range, every loop form, with and without variance
 // normalisation: deviations that overflow the compute type although the
 // result is finite (Scale brings them back), an infinity among finite values
-// (SPEC's formula: mean +-inf, so x - mean is -+inf and the infinity's own
+// (docs/spec.md's formula: mean +-inf, so x - mean is -+inf and the infinity's own
 // output NaN; both signs or NORMALIZE_VARIANCE: NaN), and in float64,
 // magnitudes whose squares overflow double and subnormal groups whose
 // variance underflows it (epsilon 0). Found by the fuzzer (tests/fuzz
@@ -537,7 +537,7 @@ private:
 // the output is checked against the reference.
 // The state compared is the control state (rounding mode, FTZ/DAZ, masks,
 // x87 control word) and the sticky exception flags; results must be within
-// SPEC under every rounding mode.
+// docs/spec.md under every rounding mode.
 void check_env_preserved(const OpSpec& spec, simdax_dtype dt, const std::vector<int64_t>& sizes,
                          const std::function<double(int64_t)>& gen, simdax_threadpool* pool) {
     for (const CallerEnv& e : kEnvs) {
@@ -705,7 +705,7 @@ TEST(NumericHostilityFuzzFindings, SoftplusOfHugeInputStaysFinite) {
 }
 
 // An empty tensor has no elements whatever its other sizes and strides:
-// SPEC says every operator accepts it (non-empty ones still overflow).
+// docs/spec.md says every operator accepts it (non-empty ones still overflow).
 TEST(NumericHostilityFuzzFindings, EmptyTensorWithHugeSizesIsAccepted) {
     const int64_t big = std::numeric_limits<int64_t>::max();
     const int64_t sizes[2] = {big, 0};
@@ -805,7 +805,7 @@ TEST(NumericHostilityFuzzFindings, ActivationParameterProductsDoNotOverflow) {
     run_checked(lin, SIMDAX_DTYPE_FLOAT32, {40}, [](int64_t i) { return FLT_MAX / double(1 + i % 2); });
 }
 
-// HardSigmoid with alpha 0 on +-inf: SPEC's formula in IEEE arithmetic has
+// HardSigmoid with alpha 0 on +-inf: docs/spec.md's formula in IEEE arithmetic has
 // 0 * inf = NaN, and the clamp propagates it (the reference returned 0, an
 // artefact of std::max/min argument order; the kernels already gave NaN).
 TEST(NumericHostilityFuzzFindings, HardSigmoidZeroAlphaOnInfinityIsNaN) {
@@ -825,7 +825,7 @@ TEST(NumericHostilityFuzzFindings, HardSigmoidZeroAlphaOnInfinityIsNaN) {
 
 // MVN with a Scale broadcast over the group holding +-inf: the rows kernel
 // folded inv_std * scale and mean_lo * inv_std * scale (inf * 0 = NaN for
-// the whole row); SPEC's scale * (x - mean) / std is +-inf.
+// the whole row); docs/spec.md's scale * (x - mean) / std is +-inf.
 TEST(NumericHostilityFuzzFindings, MvnInfiniteBroadcastScale) {
     for (const simdax_dtype dt : kDtypes) {
         SCOPED_TRACE(dtype_name(dt));
@@ -847,7 +847,7 @@ TEST(NumericHostilityFuzzFindings, MvnInfiniteBroadcastScale) {
 
 #ifdef SIMDAX_TEST_X86
 // FTZ/DAZ set by the caller, outputs that land in the subnormal range:
-// results stay within SPEC (the flushed values are below every absolute
+// results stay within docs/spec.md (the flushed values are below every absolute
 // tolerance), and serial and pooled execution agree bit for bit.
 // Without the kernels' own environment the caller's FTZ/DAZ would apply to
 // the calling thread's share of the work only (pool workers keep their own

@@ -1,4 +1,4 @@
-// Special values (SPEC "Special values"): NaN, infinities, huge finite
+// Special values (docs/spec.md "Special values"): NaN, infinities, huge finite
 // values, ties, signed zeros, constant groups, large-mean MVN, overflow of
 // the output type, zero-size tensors. Every run is also checked against the
 // float64 reference; the explicit expectations are derived by hand.
@@ -236,7 +236,7 @@ TEST_P(SpecialValues, HugeMagnitudes) {
 }
 
 // MVN of values near +-max: var is ~max^2, far beyond the type; the result
-// is still about +-1 (SPEC: large finite magnitudes must not overflow, and
+// is still about +-1 (docs/spec.md: large finite magnitudes must not overflow, and
 // the bound is against the float64 evaluation).
 TEST_P(SpecialValues, MvnHugeMagnitudes) {
     const simdax_dtype dt = GetParam();

@@ -6,10 +6,10 @@ Reads OUT_DIR/{simdax,onednn,torch,ort}.jsonl and the output files they
 name; writes TABLE_MD and prints the same markdown; deletes the output files
 unless --keep-outputs.
 
-Tolerances (SPEC "Accuracy", measured against float64 on the same inputs):
+Tolerances (docs/spec.md "Accuracy", measured against float64 on the same inputs):
 f32 LogSoftmax |y-ref| <= 1e-5*max(1,|ref|); Softmax <= 1e-6 + 1e-5*ref;
 MVN and HardSigmoid <= 1e-5*max(1,|ref|); Hardmax exact. f16/bf16: within
-2 units in the last place of ref rounded to the type (SPEC says 1; lenient
+2 units in the last place of ref rounded to the type (docs/spec.md says 1; lenient
 here), or within 1e-5*max(1,|ref|). A result that fails is shown as
 "wrong" and not timed.
 """

@@ -1,6 +1,6 @@
 // Float16 activations with native float16 arithmetic where it is exact:
 // ReLU (a max, no rounding). Every other activation rounds (alpha*x, exp,
-// ...): computed in float16 it would miss the SPEC's 1-ulp bound, so it
+// ...): computed in float16 it would miss the 1-ulp bound of docs/spec.md, so it
 // goes to neon's float path.
 #include "neonfp16/neonfp16_kernels.hpp"
 #include "simd/vec_neon_fp16.hpp"

@@ -1,8 +1,8 @@
 // The neonfp16 table: float16 entries that gain from native float16
 // arithmetic and stay exact (Hardmax compares, ReLU). Every other entry is
 // nullptr, inherited from neon: float16 softmax, MVN and the rounding
-// activations compute in float and round once on store (1 ulp), and the
-// other dtypes have nothing to gain from FEAT_FP16.
+// activations compute in float and round once on store (docs/spec.md: 1 ulp), and
+// the other dtypes have nothing to gain from FEAT_FP16.
 #include "kernel_table.hpp"
 #include "neonfp16/neonfp16_kernels.hpp"
 

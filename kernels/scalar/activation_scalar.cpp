@@ -1,4 +1,4 @@
-// Portable activations (SPEC "Fused activations"), used standalone and fused
+// Portable activations (docs/spec.md "Fused activations"), used standalone and fused
 // into MVN. Stable forms where the literal formula overflows or cancels.
 #include <cmath>
 

@@ -1,4 +1,4 @@
-// The SPEC's fused activations on vectors, and act_map: one activation over
+// The fused activations of docs/spec.md on vectors, and act_map: one activation over
 // a contiguous array (in place allowed: every vector is loaded before its
 // slot is stored). One switch per call, one loop per activation.
 //

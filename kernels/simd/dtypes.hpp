@@ -1,6 +1,6 @@
 // Storage types of the SIMD kernels. float16 and bfloat16 travel as uint16 bit
 // patterns; distinct wrapper types let the vector traits overload load/store
-// on them. Everything here lives in the ISA's own namespace (DEPS.md §2.5).
+// on them. Everything here lives in the ISA's own namespace (docs/dependencies.md).
 #pragma once
 
 #include <cstddef>

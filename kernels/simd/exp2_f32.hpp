@@ -25,7 +25,7 @@ constexpr float kF[6] = {0x1.fffffep-1f, 0x1.62e4f6p-1f, 0x1.ebd5a8p-3f,
 constexpr float kC[6] = {0x1.000002p+0f, 0x1.62e428p-1f, 0x1.ebf918p-3f,
                          0x1.c6b6e4p-5f, 0x1.3d0c52p-7f, 0x1.5c08e6p-10f};
 // Degree 4 (relative error 2.6e-6, 2.7e-6 measured in float): for sums whose
-// error only enters through a log (LogSoftmax: an absolute 2.7e-6 of SPEC's
+// error only enters through a log (LogSoftmax: an absolute 2.7e-6 of docs/spec.md's
 // 1e-5), one FMA less per element.
 constexpr float kF4[5] = {0x1.00002cp+0f, 0x1.62d166p-1f, 0x1.ee798ap-3f, 0x1.aa13f0p-5f,
                           0x1.bb7cd4p-7f};

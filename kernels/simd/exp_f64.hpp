@@ -1,4 +1,4 @@
-// exp and expm1 on double vectors, for the float64 kernels (SPEC: relative
+// exp and expm1 on double vectors, for the float64 kernels (docs/spec.md: relative
 // error <= 1e-12).
 //
 // Same scheme as exp_f32.hpp with q of degree 9 (Chebyshev fit, relative

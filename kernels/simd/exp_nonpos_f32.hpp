@@ -6,7 +6,7 @@
 // (relative error 4e-7, about 7 ulp). -inf -> 0, NaN -> NaN.
 // AVX-512: scalef makes subnormal results round once. AVX2 and NEON: 2^n is built in
 // one step, so results below 2^-126 (x < -87.34) are returned as 0; the
-// SPEC's float32 bound (atol 1e-6) covers them for every dtype.
+// float32 bound of docs/spec.md (atol 1e-6) covers them for every dtype.
 #pragma once
 
 #include "simd/vec.hpp"

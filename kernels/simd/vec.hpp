@@ -88,7 +88,7 @@ inline float to_e(BF16 v) {
 }
 
 // A compute vector held in double: H vectors of VD. Used where float
-// accumulation over many terms would lose the accuracy the SPEC asks for.
+// accumulation over many terms would lose the accuracy docs/spec.md asks for.
 template <class V> struct Wide;
 template <> struct Wide<VD> {
     static constexpr int H = 1;

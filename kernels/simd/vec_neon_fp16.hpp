@@ -6,7 +6,7 @@
 // VH), unlike F16, which computes in float. Only kernels whose result does
 // not depend on float16 rounding use it: comparisons, max, selection
 // (Hardmax, ReLU). Anything that rounds (a product, a sum, exp) stays on the
-// float path, where one rounding on store meets the SPEC's 1-ulp bound.
+// float path, where one rounding on store meets the 1-ulp bound of docs/spec.md.
 #pragma once
 
 #if !defined(__aarch64__) || !defined(__ARM_FEATURE_FP16_VECTOR_ARITHMETIC)

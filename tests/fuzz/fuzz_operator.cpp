@@ -9,14 +9,14 @@
 // shapes, NULL pointers in the descriptor, and the element values. Then:
 //  - create; a rejected descriptor must leave *op NULL and a non-empty
 //    simdax_last_error(); an accepted one an empty message;
-//  - an independent check of the SPEC rules: a descriptor that breaks one
+//  - an independent check of the docs/spec.md rules: a descriptor that breaks one
 //    must be rejected, a plainly valid one must be accepted;
 //  - if accepted and small (<= 4096 elements, <= 64K elements of span per
 //    operand), buffers are laid out from the accepted descriptor (negative
 //    strides: base inside the buffer) against guard pages, executed —
 //    optionally first with bindings that must be refused (NULL, overlapping
 //    the input), which must write nothing — and every output element is
-//    checked against the float64 reference with the SPEC pass rule
+//    checked against the float64 reference with the docs/spec.md pass rule
 //    (tests/support), plus canaries for stray writes. Element-wise operators
 //    run in place sometimes.
 // Any violation prints the decoded case and aborts. SIMDAX_FUZZ_PRINT=1
@@ -280,7 +280,7 @@ Case decode(const uint8_t* data, size_t size, Bytes& in) {
     return c;
 }
 
-// ---- an independent reading of the SPEC rules -----------------------------
+// ---- an independent reading of the docs/spec.md rules ---------------------
 
 bool valid_dtype(simdax_dtype d) { return d >= SIMDAX_DTYPE_FLOAT32 && d <= SIMDAX_DTYPE_FLOAT64; }
 
@@ -359,7 +359,7 @@ bool finite_params(const simdax_activation_desc& a) {
     return std::isfinite(a.alpha) && std::isfinite(a.beta) && std::isfinite(a.gamma);
 }
 
-// What SPEC requires of create for this case. `why` names the rule.
+// What docs/spec.md requires of create for this case. `why` names the rule.
 Verdict judge(const Case& c, std::string* why) {
     auto reject = [&](const char* w) {
         *why = w;

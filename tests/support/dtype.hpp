@@ -206,7 +206,7 @@ struct Tolerance {
 };
 
 // Activations built on exp/log/tanh/erf: MVN in float16/bfloat16 gets 2 ulps
-// with these fused (SPEC "Accuracy").
+// with these fused (docs/spec.md "Accuracy").
 inline bool is_transcendental(simdax_activation_type t) {
     switch (t) {
         case SIMDAX_ACTIVATION_ELU:

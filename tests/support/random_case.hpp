@@ -49,9 +49,9 @@ Layout random_layout(Rng& rng, const std::vector<int64_t>& sizes, Role role);
 TensorBuffer make_buffer(simdax_dtype dt, const std::vector<int64_t>& sizes, const Layout& l,
                          Role role);
 
-// SPEC's documented defaults (written out here, not taken from the library).
+// docs/spec.md's documented defaults (written out here, not taken from the library).
 simdax_activation_desc spec_default_activation(simdax_activation_type t);
-// SPEC's activation names ("leaky_relu"), "unknown" otherwise.
+// docs/spec.md's activation names ("leaky_relu"), "unknown" otherwise.
 const char* spec_activation_name(simdax_activation_type t);
 // The activation with random in-domain parameters (sometimes the defaults).
 simdax_activation_desc random_activation(Rng& rng, simdax_activation_type t);

@@ -1,5 +1,5 @@
-// float64 reference: SPEC.md formulas, evaluated literally so that IEEE
-// special values (inf - inf, exp(-inf), NaN) fall out as the SPEC says.
+// float64 reference: docs/spec.md formulas, evaluated literally so that IEEE
+// special values (inf - inf, exp(-inf), NaN) fall out as docs/spec.md says.
 // Sums use Neumaier compensation so the reference's own rounding stays far
 // below the float64 tolerance (1e-12) even for 20000-element groups.
 #include "support/reference.hpp"
@@ -170,7 +170,7 @@ std::vector<double> ref_hardmax(const StridedView& x, const std::vector<uint32_t
 }
 
 double ref_activation(double x, const simdax_activation_desc& act) {
-    if (std::isnan(x)) return kNaN;  // SPEC: NaN in, NaN out, for every activation
+    if (std::isnan(x)) return kNaN;  // docs/spec.md: NaN in, NaN out, for every activation
     const double a = act.alpha, b = act.beta, c = act.gamma;
     switch (act.type) {
         case SIMDAX_ACTIVATION_IDENTITY: return x;
@@ -210,7 +210,7 @@ double ref_activation(double x, const simdax_activation_desc& act) {
 
 double ref_hard_sigmoid(double x, double alpha, double beta) {
     if (std::isnan(x)) return kNaN;
-    // SPEC's formula in IEEE arithmetic: alpha = 0 on +-inf gives 0*inf = NaN,
+    // docs/spec.md's formula in IEEE arithmetic: alpha = 0 on +-inf gives 0*inf = NaN,
     // and the clamp propagates it (std::max/min would turn it into 0).
     const double v = alpha * x + beta;
     if (std::isnan(v)) return kNaN;
@@ -277,7 +277,7 @@ std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& a
                 // reference included (tests/support/dtype.hpp, passes).
                 (*slack)[at] = std::isnan(d) ? 0.0 : std::min(out_d, std::numeric_limits<double>::max());
                 // An infinite Scale on a deviation within the mean's
-                // rounding: SPEC's inf * (x - mean) is NaN for an exact 0,
+                // rounding: docs/spec.md's inf * (x - mean) is NaN for an exact 0,
                 // +-inf otherwise (then the activation of it), and no
                 // float64 evaluation can tell which.
                 const double bound = 8 * 0x1p-52 * (mean_abs + std::fabs(b[g.inner[j]]));

@@ -1,4 +1,4 @@
-// Independent float64 reference for every simdax operator: the SPEC.md
+// Independent float64 reference for every simdax operator: the docs/spec.md
 // formulas evaluated literally in double over strided inputs. Never calls
 // library code (only the header's plain types are shared).
 #pragma once

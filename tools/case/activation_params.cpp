@@ -7,7 +7,7 @@ namespace {
 enum class Slot { Alpha, Beta, Gamma };
 
 struct ParamName {
-    const char* name;  // as in the SPEC table
+    const char* name;  // as in the docs/spec.md table
     Slot slot;         // the simdax_activation_desc field it sets
 };
 
@@ -18,7 +18,7 @@ struct ActivationRow {
     int param_count;
 };
 
-// The SPEC "Fused activations" table. softplus' steepness and shrink's
+// The docs/spec.md "Fused activations" table. softplus' steepness and shrink's
 // bias/threshold live in alpha/beta, as simdax.h documents.
 const ActivationRow kActivations[] = {
     {"identity", SIMDAX_ACTIVATION_IDENTITY, {}, 0},

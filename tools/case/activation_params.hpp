@@ -1,4 +1,4 @@
-// Fused activations of case.json ({"type": "elu", "alpha": 0.5}): SPEC
+// Fused activations of case.json ({"type": "elu", "alpha": 0.5}): docs/spec.md
 // names and parameter names mapped onto simdax_activation_desc.
 #pragma once
 
@@ -12,7 +12,7 @@
 
 namespace simdax_case {
 
-// SPEC name ("scaled_elu") -> type; nullopt for an unknown name.
+// docs/spec.md name ("scaled_elu") -> type; nullopt for an unknown name.
 std::optional<simdax_activation_type> activation_from_spec_name(const std::string& name);
 
 // Reads an activation object. Parameters the object leaves out take the

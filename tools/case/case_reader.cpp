@@ -64,7 +64,7 @@ CaseParams parse_params(const JsonFields& f, const json& doc, CaseOp op) {
         }
         break;
     case CaseOp::HardSigmoid:
-        // SPEC defaults when a case leaves them out.
+        // docs/spec.md defaults when a case leaves them out.
         f.allow_only(params, "params", {"alpha", "beta"});
         if (const json* a = f.optional(params, "alpha")) out.alpha = f.as_float32(*a, "params.alpha");
         if (const json* b = f.optional(params, "beta")) out.beta = f.as_float32(*b, "params.beta");

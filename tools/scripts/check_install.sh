@@ -4,7 +4,10 @@
 # the CMake package (find_package(simdax CONFIG)) and through pkg-config
 # (examples/Makefile) — each linked to the shared and to the static library,
 # then runs them (they check their results and exit non-zero on a wrong
-# answer). Also checks the installed layout, the ABI surface of the
+# answer). A consumer of the shared library must configure through the CMake
+# package with libcpuid's pkg-config file out of reach (no libcpuid-dev),
+# and asking for the static library then must fail, naming libcpuid. Also
+# checks the installed layout, the ABI surface of the
 # installed libsimdax.so (check_symbols.sh), the package versions against
 # simdax.h, and that no installed text file names the build or source tree.
 #
@@ -66,11 +69,13 @@ version=$(sed -nE 's/^#define SIMDAX_VERSION_(MAJOR|MINOR|PATCH) +([0-9]+).*/\2/
 major=${version%%.*}
 config=$(find "$prefix" -name simdaxConfig.cmake -print -quit)
 pcfile=$(find "$prefix" -name simdax.pc -print -quit)
+# (simdax-static.pc sits beside it: checked with the layout below.)
 [ -n "$config" ] || die "no simdaxConfig.cmake under $prefix"
 [ -n "$pcfile" ] || die "no simdax.pc under $prefix"
 libdir=$(dirname "$(dirname "$pcfile")")
 for f in libsimdax.so "libsimdax.so.$major" "libsimdax.so.$version" libsimdax.a \
-         cmake/simdax/simdaxConfigVersion.cmake cmake/simdax/simdaxTargets.cmake; do
+         cmake/simdax/simdaxConfigVersion.cmake cmake/simdax/simdaxTargets.cmake \
+         cmake/simdax/simdaxStaticTargets.cmake pkgconfig/simdax-static.pc; do
   [ -e "$libdir/$f" ] || die "missing $libdir/$f"
 done
 [ "$(readlink "$libdir/libsimdax.so")" = "libsimdax.so.$major" ] ||
@@ -86,11 +91,17 @@ for tree in "$build_dir" "$root"; do
   fi
 done
 export PKG_CONFIG_PATH=$libdir/pkgconfig
-[ "$(pkg-config --modversion simdax)" = "$version" ] ||
-  die "simdax.pc says $(pkg-config --modversion simdax), simdax.h says $version"
+for pc in simdax simdax-static; do
+  [ "$(pkg-config --modversion $pc)" = "$version" ] ||
+    die "$pc.pc says $(pkg-config --modversion $pc), simdax.h says $version"
+done
 pkg-config --static --libs simdax | grep -q -- '-pthread' || die "simdax.pc: no -pthread in Libs.private"
+pkg-config --libs simdax-static | grep -qF -- "$libdir/libsimdax.a" ||
+  die "simdax-static.pc does not name $libdir/libsimdax.a"
+pkg-config --libs simdax-static | grep -q -- '-pthread' || die "simdax-static.pc: no -pthread"
 if [ "$(uname -m)" = x86_64 ]; then
   pkg-config --static --libs simdax | grep -q -- '-lcpuid' || die "simdax.pc: no -lcpuid in Libs.private"
+  pkg-config --libs simdax-static | grep -q -- '-lcpuid' || die "simdax-static.pc: no -lcpuid"
 fi
 echo "version $version; prefix $prefix; libdir $libdir"
 
@@ -104,11 +115,17 @@ run_examples() {  # dir, binaries...
     [ ! -s "$tmp/stderr" ] || { cat "$tmp/stderr" >&2; die "$dir/$exe wrote to stderr"; }
   done
 }
+# (Output captured first: under pipefail, grep -q closing the pipe early
+# would fail the producer with SIGPIPE.)
 check_shared() {  # binary: resolves libsimdax from the prefix
-  ldd "$1" | grep -q "libsimdax.so.$major => $libdir/" || die "$1 does not load $libdir/libsimdax.so.$major"
+  local deps
+  deps=$(ldd "$1")
+  grep -q "libsimdax.so.$major => $libdir/" <<<"$deps" || die "$1 does not load $libdir/libsimdax.so.$major"
 }
 check_static() {  # binary: no libsimdax.so needed
-  if readelf -d "$1" | grep -q 'libsimdax'; then die "$1 needs libsimdax.so"; fi
+  local dynamic
+  dynamic=$(readelf -d "$1")
+  if grep -q 'libsimdax' <<<"$dynamic"; then die "$1 needs libsimdax.so"; fi
 }
 
 step "C and C++ through find_package(simdax CONFIG)"
@@ -124,6 +141,35 @@ check_shared "$tmp/ex-cmake/example_cpp"
 check_static "$tmp/ex-cmake/example_c_static"
 check_static "$tmp/ex-cmake/example_cpp_static"
 run_examples "$tmp/ex-cmake" example_c example_cpp example_c_static example_cpp_static
+
+# libcpuid-dev's only trace for CMake is libcpuid.pc (Debian ships no CMake
+# package for it); an empty pkg-config search path stands for a machine
+# without it. The shared library itself still loads libcpuid's runtime
+# library, which the linker and loader find in the system paths.
+step "find_package(simdax) for the shared library without libcpuid's development files"
+no_pc=$tmp/no-pkgconfig
+mkdir -p "$no_pc"
+without_libcpuid_dev() { PKG_CONFIG_PATH="" PKG_CONFIG_LIBDIR="$no_pc" "$@"; }
+if without_libcpuid_dev pkg-config --exists libcpuid 2>/dev/null; then
+  die "pkg-config still finds libcpuid with PKG_CONFIG_LIBDIR=$no_pc"
+fi
+without_libcpuid_dev cmake -S "$root/examples" -B "$tmp/ex-shared-only" "${generator[@]}" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" -DSIMDAX_EXAMPLES_STATIC=OFF \
+  -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON -DCMAKE_FIND_PACKAGE_NO_SYSTEM_PACKAGE_REGISTRY=ON \
+  >"$tmp/ex-shared-only.log" 2>&1 ||
+  { cat "$tmp/ex-shared-only.log"; die "a consumer of the shared library needs libcpuid's development files"; }
+without_libcpuid_dev cmake --build "$tmp/ex-shared-only" -j "$jobs"
+check_shared "$tmp/ex-shared-only/example_c"
+check_shared "$tmp/ex-shared-only/example_cpp"
+run_examples "$tmp/ex-shared-only" example_c example_cpp
+if [ "$(uname -m)" = x86_64 ]; then
+  if without_libcpuid_dev cmake -S "$root/examples" -B "$tmp/ex-static-nocpuid" "${generator[@]}" \
+       -DCMAKE_PREFIX_PATH="$prefix" -DSIMDAX_EXAMPLES_STATIC=ON >"$tmp/ex-static-nocpuid.log" 2>&1; then
+    die "find_package(simdax COMPONENTS static) succeeded without libcpuid"
+  fi
+  grep -q "simdax::simdax_static needs libcpuid" "$tmp/ex-static-nocpuid.log" ||
+    { cat "$tmp/ex-static-nocpuid.log"; die "COMPONENTS static without libcpuid: no message naming libcpuid"; }
+fi
 
 step "C and C++ through pkg-config (examples/Makefile)"
 for link in shared static; do

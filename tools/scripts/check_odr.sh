@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ODR/COMDAT guard (DEPS.md §2.5): a weak symbol defined in two ISA kernel
+# ODR/COMDAT guard (docs/dependencies.md): a weak symbol defined in two ISA kernel
 # object sets could make the linker keep, say, the AVX-512 copy for every
 # caller. Fails if any weak/unique symbol appears in more than one ISA.
 # Usage: check_odr.sh BUILD_DIR [NM]
