@@ -53,16 +53,19 @@ simdax_operator* log_softmax_128x1000() {
     return op;
 }
 
+// At a verbose level: creates the LogSoftmax and executes it `runs` times.
+simdax_operator* create_and_execute(Lines* lines, int level, int runs) {
+    Verbose v(lines, level);
+    simdax_operator* op = log_softmax_128x1000();
+    std::vector<float> x(128 * 1000), y(x.size());
+    const simdax_bindings b{x.data(), nullptr, nullptr, y.data()};
+    for (int i = 0; i < runs; ++i) EXPECT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK);
+    return op;
+}
+
 TEST(Verbose, LevelOneLogsEachCreate) {
     Lines lines;
-    simdax_operator* op;
-    {
-        Verbose v(&lines, 1);
-        op = log_softmax_128x1000();
-        std::vector<float> x(128 * 1000), y(x.size());
-        const simdax_bindings b{x.data(), nullptr, nullptr, y.data()};
-        EXPECT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK);  // not logged at level 1
-    }
+    simdax_operator* op = create_and_execute(&lines, 1, 1);  // the execute is not logged
     ASSERT_EQ(lines.v.size(), 1u);
     EXPECT_EQ(lines.v[0].first, SIMDAX_LOG_INFO);
     const std::string& line = lines.v[0].second;
@@ -77,15 +80,7 @@ TEST(Verbose, LevelOneLogsEachCreate) {
 
 TEST(Verbose, LevelTwoLogsEachExecuteAndLevelZeroNothing) {
     Lines lines;
-    simdax_operator* op;
-    {
-        Verbose v(&lines, 2);
-        op = log_softmax_128x1000();
-        std::vector<float> x(128 * 1000), y(x.size());
-        const simdax_bindings b{x.data(), nullptr, nullptr, y.data()};
-        EXPECT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK);
-        EXPECT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK);
-    }
+    simdax_operator* op = create_and_execute(&lines, 2, 2);
     ASSERT_EQ(lines.v.size(), 3u);
     const std::string prefix = "execute " + describe(op) + " threads=1 time_ns=";
     EXPECT_EQ(lines.v[1].second.rfind(prefix, 0), 0u) << lines.v[1].second;
