@@ -1,5 +1,27 @@
-// Activation names (docs/spec.md spelling) and DirectML's documented defaults.
-#include "simdax/simdax.h"
+// Activation names (docs/spec.md spelling), the parameters each reads, and
+// DirectML's documented defaults.
+#include "activation_fields.hpp"
+
+namespace simdax {
+
+unsigned activation_fields(simdax_activation_type type) {
+    switch (type) {
+        case SIMDAX_ACTIVATION_LINEAR:
+        case SIMDAX_ACTIVATION_HARD_SIGMOID:
+        case SIMDAX_ACTIVATION_SCALED_TANH:
+        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS:
+        case SIMDAX_ACTIVATION_SHRINK: return kAlpha | kBeta;
+        case SIMDAX_ACTIVATION_LEAKY_RELU:
+        case SIMDAX_ACTIVATION_ELU:
+        case SIMDAX_ACTIVATION_CELU:
+        case SIMDAX_ACTIVATION_SOFTPLUS:
+        case SIMDAX_ACTIVATION_THRESHOLDED_RELU: return kAlpha;
+        case SIMDAX_ACTIVATION_SCALED_ELU: return kAlpha | kGamma;
+        default: return 0;
+    }
+}
+
+}  // namespace simdax
 
 extern "C" {
 

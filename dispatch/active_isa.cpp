@@ -1,6 +1,7 @@
 #include "active_isa.hpp"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -13,17 +14,21 @@ namespace {
 
 // The cap; -1 = none. Read once from the environment on first use.
 std::atomic<int> g_cap{-1};
+// SIMDAX_MAX_ISA held no ISA name (written once, before g_env_bad is set);
+// create reports it until simdax_set_max_isa() sets a cap.
+char g_env_value[64];
+std::atomic<bool> g_env_bad{false};
+
 bool read_env_cap() {
     const char* v = std::getenv("SIMDAX_MAX_ISA");
-    simdax_isa isa;
-    if (v && *v && std::strcmp(v, "native") != 0) {
-        // An unknown name caps nothing rather than failing every call.
-        for (int i = 0; i < SIMDAX_ISA_COUNT; ++i)
-            if (std::strcmp(v, simdax_isa_name(simdax_isa(i))) == 0) {
-                isa = simdax_isa(i);
-                g_cap.store(int(isa));
-            }
-    }
+    if (!v || !*v || std::strcmp(v, "native") == 0) return true;
+    for (int i = 0; i < SIMDAX_ISA_COUNT; ++i)
+        if (std::strcmp(v, simdax_isa_name(simdax_isa(i))) == 0) {
+            g_cap.store(i);
+            return true;
+        }
+    std::snprintf(g_env_value, sizeof g_env_value, "%s", v);
+    g_env_bad.store(true);
     return true;
 }
 
@@ -42,6 +47,15 @@ bool on_chain(simdax_isa isa, simdax_isa top) {
 }
 
 }  // namespace
+
+simdax_status check_max_isa_env() {
+    cap();
+    if (!g_env_bad.load(std::memory_order_acquire)) return SIMDAX_OK;
+    return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
+                "SIMDAX_MAX_ISA: '%s' is not an ISA name (scalar, avx2, avx512, avx512fp16, "
+                "neon, neonfp16 or native); simdax_set_max_isa() overrides it",
+                g_env_value);
+}
 
 bool isa_usable(simdax_isa isa) {
     const int i = int(isa);
@@ -69,6 +83,7 @@ simdax_status simdax_set_max_isa(simdax_isa isa) {
                     simdax_isa_name(isa));
     cap();  // the environment must not override an explicit call later
     g_cap.store(int(isa));
+    g_env_bad.store(false);
     return ok();
 }
 

@@ -9,4 +9,9 @@ namespace simdax {
 // Compiled in and runnable here.
 bool isa_usable(simdax_isa isa);
 
+// SIMDAX_ERROR_INVALID_ARGUMENT (with its message) while SIMDAX_MAX_ISA
+// holds something that is not an ISA name and no simdax_set_max_isa() call
+// has replaced it; SIMDAX_OK otherwise.
+simdax_status check_max_isa_env();
+
 }  // namespace simdax

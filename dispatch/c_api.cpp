@@ -1,65 +1,61 @@
 // The C API: create (validate + plan), execute (bind + run), destroy.
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <new>
 
 #include "active_isa.hpp"
+#include "bindings_check.hpp"
 #include "error.hpp"
 #include "executor.hpp"
+#include "log_callback.hpp"
 #include "problem.hpp"
 #include "tables.hpp"
+#include "verbose.hpp"
 
 struct simdax_operator {
     simdax::Plan plan;
+    char description[512];  // simdax_operator_describe, the verbose lines
 };
 
 namespace simdax {
 namespace {
 
-// base + offset, saturated: validation bounds a span near 2^63, not the
-// address it is added to (a plain int64 sum could overflow, UB).
-int64_t at(intptr_t base, int64_t off) {
-    int64_t r;
-    if (__builtin_add_overflow(int64_t(base), off, &r))
-        return off > 0 ? INT64_MAX : INT64_MIN;
-    return r;
-}
-
-bool overlaps(const Plan& p, const void* a, int oa, const void* b, int ob) {
-    const auto pa = reinterpret_cast<intptr_t>(a), pb = reinterpret_cast<intptr_t>(b);
-    return at(pa, p.span_lo[oa]) < at(pb, p.span_hi[ob]) &&
-           at(pb, p.span_lo[ob]) < at(pa, p.span_hi[oa]);
-}
-
-simdax_status check_bindings(const Plan& p, const simdax_bindings* b) {
-    if (!b) return fail(SIMDAX_ERROR_NULL_POINTER, "bindings: is NULL");
-    if (p.form == Form::empty) return SIMDAX_OK;  // nothing is read or written
-    if (!b->input) return fail(SIMDAX_ERROR_NULL_POINTER, "bindings.input: is NULL");
-    if (!b->output) return fail(SIMDAX_ERROR_NULL_POINTER, "bindings.output: is NULL");
-    if (p.has_operand[kScale] && !b->scale)
-        return fail(SIMDAX_ERROR_NULL_POINTER,
-                    "bindings.scale: is NULL but the operator was created with a scale");
-    if (p.has_operand[kBias] && !b->bias)
-        return fail(SIMDAX_ERROR_NULL_POINTER,
-                    "bindings.bias: is NULL but the operator was created with a bias");
-    if (overlaps(p, b->input, kX, b->output, kY) &&
-        !(p.in_place_ok && b->input == b->output))
-        return fail(SIMDAX_ERROR_OVERLAP,
-                    p.in_place_ok
-                        ? "bindings.output: overlaps the input without being exactly it"
-                        : "bindings.output: overlaps the input (this operator is not in-place)");
-    if (p.has_operand[kScale] && overlaps(p, b->scale, kScale, b->output, kY))
-        return fail(SIMDAX_ERROR_OVERLAP, "bindings.output: overlaps the scale");
-    if (p.has_operand[kBias] && overlaps(p, b->bias, kBias, b->output, kY))
-        return fail(SIMDAX_ERROR_OVERLAP, "bindings.output: overlaps the bias");
-    return SIMDAX_OK;
+simdax_status execute(const simdax_operator* op, const simdax_bindings* b,
+                      const simdax_parallel* par, const char* where) {
+    if (!op) return fail(SIMDAX_ERROR_NULL_POINTER, "op: is NULL");
+    const simdax_status s = check_bindings(op->plan, b, where);
+    if (s != SIMDAX_OK) return s;
+    if (par && !par->parallel_for)
+        return fail(SIMDAX_ERROR_NULL_POINTER, "parallel.parallel_for: is NULL");
+    if (par && par->thread_count == 0)
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "parallel.thread_count: 0 must be >= 1");
+    const Buffers buffers{static_cast<const char*>(b->input), static_cast<char*>(b->output),
+                          static_cast<const char*>(b->scale), static_cast<const char*>(b->bias)};
+    if (verbose_level() >= 2 && log_enabled()) {
+        const auto t0 = std::chrono::steady_clock::now();
+        execute_plan(op->plan, buffers, par);
+        const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now() - t0)
+                            .count();
+        char line[sizeof op->description + 64];  // on the stack: execute never allocates
+        std::snprintf(line, sizeof line, "execute %s threads=%u time_ns=%lld", op->description,
+                      par ? par->thread_count : 1u, (long long)ns);
+        log_message(SIMDAX_LOG_INFO, line);
+    } else {
+        execute_plan(op->plan, buffers, par);
+    }
+    return ok();
 }
 
 simdax_status one_shot(simdax_operator_type type, const void* desc, const simdax_bindings& b) {
+    if (!desc) return fail(SIMDAX_ERROR_NULL_POINTER, "desc: is NULL");
     const simdax_operator_desc d{type, desc};
     simdax_operator* op = nullptr;
     simdax_status s = simdax_operator_create(&d, &op);
     if (s != SIMDAX_OK) return s;
-    s = simdax_operator_execute(op, &b);
+    s = execute(op, &b, nullptr, "");  // the one-shot calls' parameters are input, scale, ...
     simdax_operator_destroy(op);
     return s;
 }
@@ -84,14 +80,21 @@ simdax_status simdax_operator_create(const simdax_operator_desc* desc, simdax_op
     if (!op) return fail(SIMDAX_ERROR_NULL_POINTER, "op: the result pointer is NULL");
     *op = nullptr;
     Problem p;
-    const simdax_status s = validate(desc, &p);
+    simdax_status s = validate(desc, &p);
     if (s != SIMDAX_OK) return s;
+    if ((s = check_max_isa_env()) != SIMDAX_OK) return s;
     const simdax_isa isa = simdax_active_isa();
     const IsaKernels* table = isa_kernels(isa);
     auto* created = new (std::nothrow) simdax_operator;
     if (!created) return fail(SIMDAX_ERROR_OUT_OF_MEMORY, "op: could not allocate the plan");
     make_plan(p, isa, table->dt[int(p.dtype)], &created->plan);
     prepare_execution(&created->plan);
+    describe_operator(p, created->plan, created->description, sizeof created->description);
+    if (verbose_level() >= 1 && log_enabled()) {
+        char line[sizeof created->description + 8];
+        std::snprintf(line, sizeof line, "create %s", created->description);
+        log_message(SIMDAX_LOG_INFO, line);
+    }
     *op = created;
     return ok();
 }
@@ -99,21 +102,22 @@ simdax_status simdax_operator_create(const simdax_operator_desc* desc, simdax_op
 simdax_status simdax_operator_execute_parallel(const simdax_operator* op,
                                                const simdax_bindings* b,
                                                const simdax_parallel* par) {
-    using namespace simdax;
-    if (!op) return fail(SIMDAX_ERROR_NULL_POINTER, "op: is NULL");
-    const simdax_status s = check_bindings(op->plan, b);
-    if (s != SIMDAX_OK) return s;
-    if (par && !par->parallel_for)
-        return fail(SIMDAX_ERROR_NULL_POINTER, "parallel.parallel_for: is NULL");
-    execute_plan(op->plan,
-                 Buffers{static_cast<const char*>(b->input), static_cast<char*>(b->output),
-                         static_cast<const char*>(b->scale), static_cast<const char*>(b->bias)},
-                 par);
-    return SIMDAX_OK;
+    return simdax::execute(op, b, par, "bindings.");
 }
 
 simdax_status simdax_operator_execute(const simdax_operator* op, const simdax_bindings* b) {
-    return simdax_operator_execute_parallel(op, b, nullptr);
+    return simdax::execute(op, b, nullptr, "bindings.");
+}
+
+size_t simdax_operator_describe(const simdax_operator* op, char* buf, size_t size) {
+    const char* d = op ? op->description : "";
+    const size_t n = std::strlen(d);
+    if (buf && size) {
+        const size_t k = n < size - 1 ? n : size - 1;
+        std::memcpy(buf, d, k);
+        buf[k] = '\0';
+    }
+    return n;
 }
 
 void simdax_operator_destroy(simdax_operator* op) { delete op; }

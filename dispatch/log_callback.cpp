@@ -22,7 +22,7 @@ thread_local bool t_in_callback = false;
 
 void log_message(simdax_log_level level, const char* message) {
     if (!message) message = "";
-    if (!g_fn.load(std::memory_order_relaxed) || t_in_callback) return;
+    if (!log_enabled()) return;
     simdax_log_fn fn;
     void* user_data;
     for (;;) {
@@ -46,6 +46,8 @@ void log_message(simdax_log_level level, const char* message) {
     } guard;
     fn(user_data, level, copy);
 }
+
+bool log_enabled() { return g_fn.load(std::memory_order_relaxed) && !t_in_callback; }
 
 }  // namespace simdax
 

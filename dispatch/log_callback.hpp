@@ -10,4 +10,8 @@ namespace simdax {
 // from inside the callback on the same thread is dropped (no recursion).
 void log_message(simdax_log_level level, const char* message);
 
+// A callback is installed: a message formatted for it would be delivered
+// (on this thread, outside a callback). Lets callers skip the formatting.
+bool log_enabled();
+
 }  // namespace simdax

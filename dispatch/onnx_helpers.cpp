@@ -6,7 +6,8 @@ extern "C" {
 simdax_status simdax_onnx_softmax_axes(int64_t opset, uint32_t rank, int has_axis, int64_t axis,
                                        uint32_t* axes, uint32_t* axis_count) {
     using namespace simdax;
-    if (!axes || !axis_count) return fail(SIMDAX_ERROR_NULL_POINTER, "axes: is NULL");
+    if (!axes) return fail(SIMDAX_ERROR_NULL_POINTER, "axes: is NULL");
+    if (!axis_count) return fail(SIMDAX_ERROR_NULL_POINTER, "axis_count: is NULL");
     if (rank < 1 || rank > SIMDAX_MAX_RANK)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "rank: %u is outside 1..%d", rank,
                     SIMDAX_MAX_RANK);
@@ -14,6 +15,11 @@ simdax_status simdax_onnx_softmax_axes(int64_t opset, uint32_t rank, int has_axi
     const bool coerce = opset < 13;
     if (!has_axis) axis = coerce ? 1 : -1;
     const int64_t r = int64_t(rank);
+    if ((axis < -r || axis >= r) && !has_axis)
+        return fail(SIMDAX_ERROR_INVALID_AXES,
+                    "axis: absent, and opset %lld's default %lld is outside [%lld, %lld] for "
+                    "rank %u",
+                    (long long)opset, (long long)axis, (long long)-r, (long long)(r - 1), rank);
     if (axis < -r || axis >= r)
         return fail(SIMDAX_ERROR_INVALID_AXES, "axis: %lld is outside [%lld, %lld]",
                     (long long)axis, (long long)-r, (long long)(r - 1));
@@ -28,28 +34,35 @@ simdax_status simdax_onnx_mvn_axes(uint32_t rank, const int64_t* onnx_axes,
                                    uint32_t onnx_axis_count, uint32_t* axes,
                                    uint32_t* axis_count, float* epsilon) {
     using namespace simdax;
-    if (!axes || !axis_count || !epsilon)
-        return fail(SIMDAX_ERROR_NULL_POINTER, "axes: an output pointer is NULL");
+    if (!axes) return fail(SIMDAX_ERROR_NULL_POINTER, "axes: is NULL");
+    if (!axis_count) return fail(SIMDAX_ERROR_NULL_POINTER, "axis_count: is NULL");
+    if (!epsilon) return fail(SIMDAX_ERROR_NULL_POINTER, "epsilon: is NULL");
     if (rank < 1 || rank > SIMDAX_MAX_RANK)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "rank: %u is outside 1..%d", rank,
                     SIMDAX_MAX_RANK);
     static const int64_t kDefault[3] = {0, 2, 3};
     if (!onnx_axes) {
+        // The default names axis 3: an input of rank < 4 needs explicit axes.
+        if (rank < 4)
+            return fail(SIMDAX_ERROR_INVALID_AXES,
+                        "onnx_axes: NULL selects ONNX's default axes {0, 2, 3}, which need rank "
+                        ">= 4; the rank is %u",
+                        rank);
         onnx_axes = kDefault;
         onnx_axis_count = 3;
     }
     if (onnx_axis_count == 0 || onnx_axis_count > rank)
-        return fail(SIMDAX_ERROR_INVALID_AXES, "axes: %u axes for rank %u", onnx_axis_count,
-                    rank);
+        return fail(SIMDAX_ERROR_INVALID_AXES, "onnx_axis_count: %u axes for rank %u",
+                    onnx_axis_count, rank);
     bool seen[SIMDAX_MAX_RANK] = {};
     for (uint32_t i = 0; i < onnx_axis_count; ++i) {
         int64_t a = onnx_axes[i];
         if (a < -int64_t(rank) || a >= int64_t(rank))
-            return fail(SIMDAX_ERROR_INVALID_AXES, "axes[%u]: %lld is outside [%d, %u]", i,
+            return fail(SIMDAX_ERROR_INVALID_AXES, "onnx_axes[%u]: %lld is outside [%d, %u]", i,
                         (long long)a, -int(rank), rank - 1);
         if (a < 0) a += rank;
         if (seen[a])
-            return fail(SIMDAX_ERROR_INVALID_AXES, "axes[%u]: axis %lld is repeated", i,
+            return fail(SIMDAX_ERROR_INVALID_AXES, "onnx_axes[%u]: axis %lld is repeated", i,
                         (long long)a);
         seen[a] = true;
         axes[i] = uint32_t(a);
@@ -62,8 +75,8 @@ simdax_status simdax_onnx_mvn_axes(uint32_t rank, const int64_t* onnx_axes,
 simdax_status simdax_onnx_hard_sigmoid_params(int has_alpha, float alpha, int has_beta,
                                               float beta, float* out_alpha, float* out_beta) {
     using namespace simdax;
-    if (!out_alpha || !out_beta)
-        return fail(SIMDAX_ERROR_NULL_POINTER, "out_alpha/out_beta: is NULL");
+    if (!out_alpha) return fail(SIMDAX_ERROR_NULL_POINTER, "out_alpha: is NULL");
+    if (!out_beta) return fail(SIMDAX_ERROR_NULL_POINTER, "out_beta: is NULL");
     *out_alpha = has_alpha ? alpha : 0.2f;
     *out_beta = has_beta ? beta : 0.5f;
     return ok();

@@ -61,7 +61,12 @@ struct Plan {
 
     // Bytes each operand touches, relative to its base pointer: [lo, hi).
     int64_t span_lo[kOperands], span_hi[kOperands];
-    bool in_place_ok;  // the output may be exactly the input buffer
+    // Every element of an operand lies at its base plus a multiple of
+    // lattice (bytes; 0: one element); lattice_with_y is the gcd of an
+    // operand's and the output's (bindings_check.cpp: interleaved views).
+    int64_t lattice[kOperands], lattice_with_y[kOperands];
+    bool in_place_op;      // the operator may write its input's buffer
+    bool same_xy_strides;  // ... and the output view is the input's (in place needs it)
     // Set by prepare_execution (executor.cpp): a rows plan whose groups lie
     // along at most one outer dim is, on the calling thread, one call of
     // this fused rows kernel (nullptr: the general scheduler).

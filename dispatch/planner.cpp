@@ -13,6 +13,7 @@
 //              stack tiles to the chunk kernels.
 //    Element-wise operators: rows when the innermost run is contiguous.
 #include <algorithm>
+#include <numeric>
 
 #include "problem.hpp"
 
@@ -40,18 +41,21 @@ void push(Dims* ds, const Dim& d) {
 
 bool unit(const Dim& d, int o) { return d.stride[o] == 1; }
 
-// Bytes an operand touches relative to its base: [lo, hi).
+// Bytes an operand touches relative to its base: [lo, hi), and the gcd of
+// the byte steps between its elements (0 for a single element).
 // Overflow-free: validation bounds (sum of |stride| * (size - 1) + 1) * esize
 // by INT64_MAX for non-empty tensors, and a broadcast Scale/Bias dim has
 // stride 0 here.
-void span(const Problem& p, int o, size_t esize, int64_t* lo, int64_t* hi) {
-    int64_t a = 0, b = 0;
+void span(const Problem& p, int o, size_t esize, Plan* plan) {
+    int64_t a = 0, b = 0, step = 0;
     for (uint32_t d = 0; d < p.rank; ++d) {
         const int64_t reach = p.strides[o][d] * (p.sizes[d] - 1);
         (reach < 0 ? a : b) += reach;
+        if (p.sizes[d] > 1) step = std::gcd(step, p.strides[o][d] * int64_t(esize));
     }
-    *lo = a * int64_t(esize);
-    *hi = (b + 1) * int64_t(esize);
+    plan->span_lo[o] = a * int64_t(esize);
+    plan->span_hi[o] = (b + 1) * int64_t(esize);
+    plan->lattice[o] = step;
 }
 
 void choose_form(const Problem& p, Plan* plan) {
@@ -74,9 +78,11 @@ void choose_form(const Problem& p, Plan* plan) {
     int64_t total = 1;
     for (uint32_t d = 0; d < p.rank; ++d) total *= p.sizes[d];
     for (int o = 0; o < kOperands; ++o)
-        if (p.has[o]) span(p, o, plan->esize, &plan->span_lo[o], &plan->span_hi[o]);
-    plan->in_place_ok = p.in_place_ok &&
-                        std::equal(p.strides[kX], p.strides[kX] + p.rank, p.strides[kY]);
+        if (p.has[o]) span(p, o, plan->esize, plan);
+    for (int o = 0; o < kOperands; ++o)
+        plan->lattice_with_y[o] = std::gcd(plan->lattice[o], plan->lattice[kY]);
+    plan->in_place_op = p.in_place_ok;
+    plan->same_xy_strides = std::equal(p.strides[kX], p.strides[kX] + p.rank, p.strides[kY]);
     plan->total = total;
 
     // Steps 1 and 2, innermost first.

@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "activation_fields.hpp"
+#include "dtype_name.hpp"
 #include "error.hpp"
 #include "problem.hpp"
 
 namespace simdax {
 namespace {
-
 
 bool dtype_of(simdax_dtype d, DType* out) {
     switch (d) {
@@ -105,14 +106,22 @@ simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool i
     return SIMDAX_OK;
 }
 
-simdax_status check_same(const char* name, const simdax_tensor_desc* t,
-                         const simdax_tensor_desc* in) {
+// The dtype and rank of t are the input's.
+simdax_status check_dtype_rank(const char* name, const simdax_tensor_desc* t,
+                               const simdax_tensor_desc* in) {
     if (t->dtype != in->dtype)
-        return fail(SIMDAX_ERROR_DTYPE_MISMATCH, "%s.dtype: %d differs from input.dtype %d", name,
-                    int(t->dtype), int(in->dtype));
+        return fail(SIMDAX_ERROR_DTYPE_MISMATCH, "%s.dtype: %s differs from input.dtype %s", name,
+                    dtype_name(t->dtype), dtype_name(in->dtype));
     if (t->rank != in->rank)
         return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "%s.rank: %u differs from input.rank %u", name,
                     t->rank, in->rank);
+    return SIMDAX_OK;
+}
+
+simdax_status check_same(const char* name, const simdax_tensor_desc* t,
+                         const simdax_tensor_desc* in) {
+    const simdax_status s = check_dtype_rank(name, t, in);
+    if (s != SIMDAX_OK) return s;
     for (uint32_t d = 0; d < in->rank; ++d)
         if (t->sizes[d] != in->sizes[d])
             return fail(SIMDAX_ERROR_SHAPE_MISMATCH,
@@ -162,17 +171,25 @@ simdax_status check_activation(const char* name, const simdax_activation_desc& a
     if (!simdax_activation_name(a.type))
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.type: %d is not a simdax_activation_type",
                     name, int(a.type));
+    // Only the fields the type reads are checked and kept (the others are
+    // ignored, as simdax.h promises, and reach no kernel).
+    const unsigned used = activation_fields(a.type);
     const float v[3] = {a.alpha, a.beta, a.gamma};
+    const unsigned bit[3] = {kAlpha, kBeta, kGamma};
     const char* field[3] = {"alpha", "beta", "gamma"};
-    for (int i = 0; i < 3; ++i)
+    float kept[3] = {0.0f, 0.0f, 0.0f};
+    for (int i = 0; i < 3; ++i) {
+        if (!(used & bit[i])) continue;
         if (!std::isfinite(v[i]))
-            return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.%s: %g is not finite", name, field[i],
-                        double(v[i]));
+            return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.%s: %g is not finite (%s reads it)",
+                        name, field[i], double(v[i]), simdax_activation_name(a.type));
+        kept[i] = v[i];
+    }
     if ((a.type == SIMDAX_ACTIVATION_CELU || a.type == SIMDAX_ACTIVATION_SOFTPLUS) &&
         a.alpha == 0.0f)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.alpha: must not be 0 for %s (divides by it)",
                     name, simdax_activation_name(a.type));
-    *out = ActParams{a.type, a.alpha, a.beta, a.gamma};
+    *out = ActParams{a.type, kept[0], kept[1], kept[2]};
     return SIMDAX_OK;
 }
 
@@ -181,12 +198,7 @@ simdax_status check_broadcast(const char* name, const simdax_tensor_desc* t,
                               const simdax_tensor_desc* in, Problem* p, Operand which) {
     simdax_status s;
     if ((s = check_tensor(name, t, false, p->strides[which])) != SIMDAX_OK) return s;
-    if (t->dtype != in->dtype)
-        return fail(SIMDAX_ERROR_DTYPE_MISMATCH, "%s.dtype: %d differs from input.dtype %d", name,
-                    int(t->dtype), int(in->dtype));
-    if (t->rank != in->rank)
-        return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "%s.rank: %u differs from input.rank %u", name,
-                    t->rank, in->rank);
+    if ((s = check_dtype_rank(name, t, in)) != SIMDAX_OK) return s;
     for (uint32_t d = 0; d < in->rank; ++d) {
         if (t->sizes[d] == in->sizes[d]) continue;
         if (t->sizes[d] != 1)
@@ -241,7 +253,9 @@ simdax_status validate(const simdax_operator_desc* desc, Problem* p) {
     *p = Problem{};
     p->act = ActParams{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
     if (!desc) return fail(SIMDAX_ERROR_NULL_POINTER, "desc: operator descriptor is NULL");
-    if (!desc->desc) return fail(SIMDAX_ERROR_NULL_POINTER, "desc->desc: is NULL");
+    if (!desc->desc)
+        return fail(SIMDAX_ERROR_NULL_POINTER,
+                    "desc->desc: the operator's own descriptor (simdax_*_desc) is NULL");
     p->type = desc->type;
     switch (desc->type) {
         case SIMDAX_OPERATOR_LOG_SOFTMAX:

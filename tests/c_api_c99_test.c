@@ -3,6 +3,7 @@
  * against values derived by hand with <math.h>. Exit 0 on success. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "simdax/simdax.h"
 
@@ -50,6 +51,26 @@ int main(void) {
     if (fabs(y[2] + 0.40760596444438) > 1e-5) {
         printf("y[0][2] = %.9g, expected -0.407605964\n", (double)y[2]);
         ++failures;
+    }
+    /* simdax_operator_describe, snprintf-style, from C. */
+    {
+        simdax_operator_desc od;
+        simdax_operator* op = NULL;
+        char line[256];
+        size_t n;
+        od.type = SIMDAX_OPERATOR_LOG_SOFTMAX;
+        od.desc = &d;
+        if (simdax_operator_create(&od, &op) != SIMDAX_OK) {
+            printf("create: %s\n", simdax_last_error());
+            return 1;
+        }
+        n = simdax_operator_describe(op, NULL, 0);
+        if (n == 0 || simdax_operator_describe(op, line, sizeof line) != n ||
+            strncmp(line, "op=LogSoftmax dtype=float32 shape=2x3 axes=1 ", 45) != 0) {
+            printf("describe: %lu '%s'\n", (unsigned long)n, line);
+            ++failures;
+        }
+        simdax_operator_destroy(op);
     }
     printf("%s (simdax %s)\n", failures ? "FAILED" : "ok", simdax_version());
     return failures ? 1 : 0;

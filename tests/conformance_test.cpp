@@ -763,6 +763,63 @@ TEST(CaseReaderErrors, BadTensorLists) {
     expect_json_error(text, "outputs are packed");
 }
 
+// A case's files live in its folder: "../x" or an absolute path is refused
+// before anything outside is opened.
+TEST(CaseReaderErrors, FileOutsideTheCaseFolder) {
+    for (const std::string file : {"../input_0.bin", "sub/../../input_0.bin", "/etc/hostname"}) {
+        CaseText text;
+        text.inputs = "[" + tensor_json("X", file, "float32", "[2, 3]",
+                                        R"("strides": null, "offset": 0, "buffer_elements": 6)") + "]";
+        expect_json_error(text, "inputs[0].file: '" + file + "' leaves the case folder");
+        text = CaseText();
+        text.outputs = "[" + tensor_json("Y", file, "float32", "[2, 3]") + "]";
+        expect_json_error(text, "outputs[0].file: '" + file + "' leaves the case folder");
+    }
+    // A path that stays inside is fine.
+    CaseFolder folder;
+    CaseText text;
+    text.inputs = "[" + tensor_json("X", "sub/../input_0.bin", "float32", "[2, 3]",
+                                    R"("strides": null, "offset": 0, "buffer_elements": 6)") + "]";
+    write_valid_hard_sigmoid(folder, text);
+    fs::create_directories(folder.dir() / "sub");
+    EXPECT_NO_THROW(load_case(folder.dir()));
+}
+
+// Running a case needs no reference output (`simdax run`).
+TEST(CaseRunner, RunsWithoutTheReferenceFile) {
+    CaseFolder folder;
+    write_valid_hard_sigmoid(folder);
+    fs::remove(folder.dir() / "output_0.bin");
+    EXPECT_THROW(load_case(folder.dir()), CaseError);
+    const Case c = load_case(folder.dir(), Reference::skip);
+    OperatorRun run(c);
+    run.execute();
+    ASSERT_EQ(run.output_bytes(), 6 * sizeof(float));
+    const std::vector<float> x = {-3, -1, 0, 0.5f, 1, 4};
+    const float* y = static_cast<const float*>(run.output().data());
+    for (int i = 0; i < 6; ++i) EXPECT_FLOAT_EQ(y[i], float(hard_sigmoid(x[size_t(i)], 0.5, 0.25))) << i;
+}
+
+// Folders without a case (and without subfolders) are reported, not
+// silently dropped; folders that only group cases are not.
+TEST(CaseScan, ReportsSkippedFolders) {
+    CaseFolder root;
+    const fs::path a = root.dir() / "set" / "a", lost = root.dir() / "set" / "lost", empty = root.dir() / "empty";
+    fs::create_directories(a);
+    fs::create_directories(lost);
+    fs::create_directories(empty);
+    std::ofstream(a / "case.json") << "{}";
+    std::ofstream(lost / "input_0.bin") << "x";
+    const CaseScan scan = scan_case_dirs(root.dir());
+    EXPECT_EQ(scan.cases, (std::vector<fs::path>{a}));
+    ASSERT_EQ(scan.skipped.size(), 2u);
+    EXPECT_EQ(scan.skipped[0].dir, empty);
+    EXPECT_EQ(scan.skipped[1].dir, lost);
+    EXPECT_EQ(scan.skipped[1].reason, "no case.json");
+    // The shipped set skips nothing.
+    EXPECT_TRUE(scan_case_dirs(kConformanceRoot).skipped.empty());
+}
+
 TEST(CaseReaderErrors, LibraryRejectionNamesTheCase) {
     // Valid JSON the library refuses: an axis beyond the rank.
     CaseText text;

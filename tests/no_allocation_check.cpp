@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -61,6 +62,12 @@ void free(void* p) { __libc_free(p); }
 
 namespace {
 
+// With SIMDAX_VERBOSE=2 (ctest's second run) every execute logs a line and
+// every ignored scale a WARNING, formatted without allocating; the callback
+// only counts them.
+long g_log_lines = 0;
+void count_line(void*, simdax_log_level, const char*) { ++g_log_lines; }
+
 // A caller's pool stand-in: runs the tasks on this thread, in reverse.
 void inline_parallel_for(void*, size_t n, simdax_task_fn fn, void* arg) {
     for (size_t i = n; i-- > 0;) fn(arg, i);
@@ -107,8 +114,8 @@ void run(const Case& c, simdax_dtype dt, simdax_isa isa) {
         ++failures;
         return;
     }
-    const simdax_bindings b{x.data(), c.scale_bias ? sb.data() : nullptr, c.scale_bias ? sb.data() : nullptr,
-                            y.data()};
+    // Without Scale/Bias the scale buffer is still bound: ignored, with a WARNING.
+    const simdax_bindings b{x.data(), sb.data(), c.scale_bias ? sb.data() : nullptr, y.data()};
     const simdax_parallel par{inline_parallel_for, nullptr, 4};
     g_allocations = 0;
     g_counting = 1;
@@ -152,6 +159,9 @@ int main() {
         {"hard_sigmoid", SIMDAX_OPERATOR_HARD_SIGMOID, {300000}, {}, {}, false},
         {"hard_sigmoid strided", SIMDAX_OPERATOR_HARD_SIGMOID, {30, 40}, {1, 30}, {}, false},
     };
+    const char* verbose = std::getenv("SIMDAX_VERBOSE");
+    const bool logging = verbose && std::strcmp(verbose, "2") == 0;
+    if (logging) simdax_set_log_callback(count_line, nullptr);
     const simdax_dtype dtypes[] = {SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16, SIMDAX_DTYPE_BFLOAT16,
                                    SIMDAX_DTYPE_FLOAT64};
     int isas = 0;
@@ -163,7 +173,12 @@ int main() {
         for (const Case& c : cases)
             for (simdax_dtype dt : dtypes) run(c, dt, isa);
     }
-    std::printf("%s: %zu cases x 4 dtypes x %d ISAs, %d failures\n", failures ? "FAIL" : "PASS",
-                cases.size(), isas, failures);
+    // Per execute (two per run): its verbose line, and a WARNING where scale is ignored.
+    if (logging && g_log_lines < long(cases.size()) * 4 * isas * 2) {
+        std::printf("FAIL: SIMDAX_VERBOSE=2 logged only %ld lines\n", g_log_lines);
+        ++failures;
+    }
+    std::printf("%s: %zu cases x 4 dtypes x %d ISAs, %d failures%s\n", failures ? "FAIL" : "PASS",
+                cases.size(), isas, failures, logging ? " (SIMDAX_VERBOSE=2)" : "");
     return failures ? 1 : 0;
 }

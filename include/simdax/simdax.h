@@ -11,6 +11,19 @@
  * Every failing call returns a status other than SIMDAX_OK, writes nothing
  * to any output, and leaves a message for the calling thread in
  * simdax_last_error() that names the argument and the rule it broke.
+ *
+ * Environment variables, each read once (at the first call that needs it):
+ *   SIMDAX_MAX_ISA  caps the ISA (see simdax_set_max_isa); "native" or
+ *                   unset: no cap. Any other value that is not an ISA name
+ *                   makes simdax_operator_create (and the one-shot calls)
+ *                   fail with SIMDAX_ERROR_INVALID_ARGUMENT naming it,
+ *                   until simdax_set_max_isa() sets a cap.
+ *   SIMDAX_VERBOSE  0 (default): quiet. 1: one SIMDAX_LOG_INFO line per
+ *                   successful create, "create " + simdax_operator_describe().
+ *                   2: also one per successful execute, "execute " + the
+ *                   description + " threads=N time_ns=T" (formatted on the
+ *                   stack: execute still never allocates). Lines go to the
+ *                   log callback only; the library itself never prints.
  */
 #ifndef SIMDAX_SIMDAX_H
 #define SIMDAX_SIMDAX_H
@@ -58,8 +71,11 @@ typedef enum simdax_status {
 /* Name of a status ("SIMDAX_ERROR_INVALID_AXES"); never NULL. */
 SIMDAX_API const char* simdax_status_name(simdax_status status);
 
-/* Message of the last failing call on this thread ("" if none). The pointer
- * stays valid until the next simdax call on the same thread. */
+/* The message of this thread's last call that returned a simdax_status:
+ * that call's message if it failed, "" if it succeeded (create, execute,
+ * the one-shot calls and every other status-returning function alike).
+ * Functions that return no status leave it as it is. The pointer stays
+ * valid until the next simdax call on the same thread. */
 SIMDAX_API const char* simdax_last_error(void);
 
 /* "MAJOR.MINOR.PATCH" of the linked library. */
@@ -71,8 +87,10 @@ SIMDAX_API const char* simdax_version(void);
  * callback receives the same messages as well. */
 typedef enum simdax_log_level {
     SIMDAX_LOG_ERROR = 0,   /* a call failed; message = its simdax_last_error() */
-    SIMDAX_LOG_WARNING = 1,
-    SIMDAX_LOG_INFO = 2
+    SIMDAX_LOG_WARNING = 1, /* a call succeeded but ignored something the caller passed:
+                               a scale or bias buffer bound to an operator created
+                               without that tensor */
+    SIMDAX_LOG_INFO = 2     /* SIMDAX_VERBOSE lines (see the top of this file) */
 } simdax_log_level;
 
 /* Called on the thread of the call that logs, possibly from several threads
@@ -133,7 +151,8 @@ typedef enum simdax_activation_type {
 
 /* An activation and its parameters. Which of alpha/beta/gamma a type reads
  * is listed above (softplus: alpha is the steepness; shrink: alpha is the
- * bias, beta the threshold). Unused fields are ignored. */
+ * bias, beta the threshold); those must be finite. Unused fields are
+ * ignored, whatever they hold (NaN included). */
 typedef struct simdax_activation_desc {
     simdax_activation_type type;
     float alpha;
@@ -212,7 +231,8 @@ typedef struct simdax_operator simdax_operator;
 
 /* Buffers for one execution. Each pointer is the address of element
  * (0,...,0) of its tensor. scale/bias are read only by an MVN operator
- * created with that tensor, and must then be non-NULL. */
+ * created with that tensor, and must then be non-NULL; one bound to any
+ * other operator is ignored (a SIMDAX_LOG_WARNING line says so). */
 typedef struct simdax_bindings {
     const void* input;
     const void* scale;
@@ -226,9 +246,32 @@ SIMDAX_API simdax_status simdax_operator_create(const simdax_operator_desc* desc
                                                 simdax_operator** op);
 
 /* Runs a created operator. Thread-safe, no allocation, no locks. Rejects
- * NULL buffers and any output overlap the operator forbids. */
+ * NULL buffers and any output overlap the operator forbids.
+ * Overlap: the output may share no byte with the input, scale or bias —
+ * except that HardSigmoid and Activation run in place when the output is
+ * exactly the input (same pointer, and the same strides at create). Two
+ * views of one buffer are disjoint when their byte ranges are, or when
+ * their elements sit on lattices that never meet: with g the gcd of both
+ * views' byte strides (dimensions of size > 1) and r = (output pointer -
+ * input pointer) mod g, no element is shared when r >= the element size
+ * and g - r >= the element size. So interleaved views (input on the even
+ * elements, output on the odd ones, stride 2 each) are accepted; views
+ * that interleave some other way are treated as overlapping. */
 SIMDAX_API simdax_status simdax_operator_execute(const simdax_operator* op,
                                                  const simdax_bindings* bindings);
+
+/* Describes a created operator on one line of key=value pairs: op, dtype,
+ * shape (strides when not packed), axes, parameters, isa, the loop form
+ * the planner chose (rows, cols, general or empty), its groups and runs,
+ * passes (reduce+write, reduce+combine+write when a group is split in
+ * parts, write for element-wise operators), the work split (parts or lane
+ * blocks) and parallel_from (elements below which execute_parallel stays
+ * on the calling thread). The SIMDAX_VERBOSE lines carry the same text.
+ * As snprintf: writes at most size bytes including the terminating NUL
+ * (buf may be NULL when size is 0) and returns the length of the whole
+ * description; "" (0) for a NULL op. The format is for people and may
+ * gain keys in later versions. */
+SIMDAX_API size_t simdax_operator_describe(const simdax_operator* op, char* buf, size_t size);
 
 /* --------------------------------------------------------- multi-core */
 /* A caller's thread pool, as a parallel-for: it must call task(task_arg, i)
@@ -240,7 +283,7 @@ typedef void (*simdax_parallel_for_fn)(void* context, size_t task_count, simdax_
 typedef struct simdax_parallel {
     simdax_parallel_for_fn parallel_for;
     void* context;
-    uint32_t thread_count; /* threads the pool can run at once (>= 1) */
+    uint32_t thread_count; /* threads the pool can run at once (>= 1; 0 is rejected) */
 } simdax_parallel;
 
 /* As simdax_operator_execute, splitting the work over the caller's pool
@@ -303,10 +346,12 @@ SIMDAX_API int simdax_isa_compiled(simdax_isa isa);
 SIMDAX_API int simdax_isa_supported(simdax_isa isa);
 
 /* Caps the ISA used by operators created afterwards (and by the one-shot
- * calls). The environment variable SIMDAX_MAX_ISA sets the initial cap.
+ * calls). The environment variable SIMDAX_MAX_ISA sets the initial cap
+ * (top of this file; a call here also clears an unknown value's error).
  * SIMDAX_ERROR_UNSUPPORTED if the CPU, OS or build lacks that ISA. */
 SIMDAX_API simdax_status simdax_set_max_isa(simdax_isa isa);
-/* The ISA new operators will use: the best supported one under the cap. */
+/* The ISA new operators will use: the best supported one under the cap
+ * (no cap while SIMDAX_MAX_ISA holds an unknown value, which create reports). */
 SIMDAX_API simdax_isa simdax_active_isa(void);
 /* CPU brand string and vendor, as detected ("" if unknown). */
 SIMDAX_API const char* simdax_cpu_name(void);
@@ -330,8 +375,9 @@ SIMDAX_API simdax_status simdax_onnx_softmax_axes(int64_t opset, uint32_t rank, 
                                                   uint32_t* axis_count);
 
 /* ONNX MeanVarianceNormalization (opset 9, 13): onnx_axes (NULL for the
- * default {0,2,3}), negative values counted from the end. Fills axes,
- * *axis_count, and *epsilon (1e-9), normalize_variance is always 1. */
+ * default {0,2,3}, which needs rank >= 4), negative values counted from the
+ * end. Fills axes, *axis_count, and *epsilon (1e-9), normalize_variance is
+ * always 1. */
 SIMDAX_API simdax_status simdax_onnx_mvn_axes(uint32_t rank, const int64_t* onnx_axes,
                                               uint32_t onnx_axis_count, uint32_t* axes,
                                               uint32_t* axis_count, float* epsilon);

@@ -355,8 +355,26 @@ bool self_overlaps(const simdax_tensor_desc& t) {
 
 enum class Verdict { must_reject, must_accept, either };
 
+// The parameters a type reads (simdax.h's list) must be finite; the others
+// are ignored, whatever they hold.
 bool finite_params(const simdax_activation_desc& a) {
-    return std::isfinite(a.alpha) && std::isfinite(a.beta) && std::isfinite(a.gamma);
+    bool alpha = false, beta = false, gamma = false;
+    switch (a.type) {
+        case SIMDAX_ACTIVATION_LINEAR:
+        case SIMDAX_ACTIVATION_HARD_SIGMOID:
+        case SIMDAX_ACTIVATION_SCALED_TANH:
+        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS:
+        case SIMDAX_ACTIVATION_SHRINK: alpha = beta = true; break;
+        case SIMDAX_ACTIVATION_LEAKY_RELU:
+        case SIMDAX_ACTIVATION_ELU:
+        case SIMDAX_ACTIVATION_CELU:
+        case SIMDAX_ACTIVATION_SOFTPLUS:
+        case SIMDAX_ACTIVATION_THRESHOLDED_RELU: alpha = true; break;
+        case SIMDAX_ACTIVATION_SCALED_ELU: alpha = gamma = true; break;
+        default: break;
+    }
+    return (!alpha || std::isfinite(a.alpha)) && (!beta || std::isfinite(a.beta)) &&
+           (!gamma || std::isfinite(a.gamma));
 }
 
 // What docs/spec.md requires of create for this case. `why` names the rule.

@@ -109,6 +109,10 @@ Tensor parse_tensor(const JsonFields& f, const json& entry, const std::string& w
     t.name = f.as_string(f.required(entry, where, "name"), where + ".name");
     const std::string file = f.as_string(f.required(entry, where, "file"), where + ".file");
     if (file.empty()) f.fail(where + ".file", "is empty");
+    // A name inside the case folder: never absolute, never up through "..".
+    const std::filesystem::path normal = std::filesystem::path(file).lexically_normal();
+    if (normal.has_root_path() || (!normal.empty() && *normal.begin() == ".."))
+        f.fail(where + ".file", "'" + file + "' leaves the case folder");
     t.file = file;
     t.dtype = parse_dtype(f, f.required(entry, where, "dtype"), where + ".dtype");
     const json* file_dtype = f.optional(entry, "file_dtype");
@@ -238,7 +242,7 @@ const Tensor* Case::input(const std::string& role) const {
     return nullptr;
 }
 
-Case load_case(const std::filesystem::path& dir) {
+Case load_case(const std::filesystem::path& dir, Reference reference) {
     Case c;
     c.dir = dir;
     c.json_path = dir / "case.json";
@@ -271,7 +275,8 @@ Case load_case(const std::filesystem::path& dir) {
     for (std::size_t i = 0; i < c.inputs.size(); ++i) {
         load_tensor_file(c.dir, c.inputs[i], "inputs[" + std::to_string(i) + "].buffer_elements in case.json");
     }
-    load_tensor_file(c.dir, c.output, "outputs[0].shape in case.json");
+    if (reference == Reference::load)
+        load_tensor_file(c.dir, c.output, "outputs[0].shape in case.json");
     return c;
 }
 
@@ -298,28 +303,59 @@ std::vector<IndexEntry> load_index(const std::filesystem::path& root) {
     return out;
 }
 
-std::vector<std::filesystem::path> find_case_dirs(const std::filesystem::path& root) {
+CaseScan scan_case_dirs(const std::filesystem::path& root) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (!fs::is_directory(root, ec)) {
         throw CaseError(root.string() + (fs::exists(root, ec) ? ": not a directory" : ": no such directory"));
     }
-    std::vector<fs::path> dirs;
+    CaseScan scan;
     if (fs::is_regular_file(root / "case.json", ec)) {
-        dirs.push_back(root);
-        return dirs;
+        scan.cases.push_back(root);
+        return scan;
     }
+    // Every folder, with whether it holds a case.json or a subfolder.
+    struct Seen {
+        bool has_case = false, has_subdir = false;
+    };
+    std::vector<std::pair<fs::path, Seen>> dirs{{root, {}}};
+    std::vector<std::size_t> open{0};  // indexes into dirs: the folders above the entry
     const fs::recursive_directory_iterator end;
-    for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != end; it.increment(ec)) {
+    fs::recursive_directory_iterator it(root, fs::directory_options::none, ec);
+    while (!ec && it != end) {
+        open.resize(std::size_t(it.depth()) + 1);
+        Seen& here = dirs[open.back()].second;
         std::error_code type_ec;
-        if (it->path().filename() == "case.json" && it->is_regular_file(type_ec)) {
-            dirs.push_back(it->path().parent_path());
+        if (it->is_directory(type_ec)) {
+            here.has_subdir = true;
+            dirs.push_back({it->path(), {}});
+            open.push_back(dirs.size() - 1);
+            // A folder that cannot be listed is reported and passed over.
+            std::error_code list_ec;
+            fs::directory_iterator probe(it->path(), list_ec);
+            if (list_ec) {
+                scan.skipped.push_back({it->path(), "cannot be listed: " + list_ec.message()});
+                dirs.back().second.has_subdir = true;  // reported already
+                it.disable_recursion_pending();
+            }
+        } else if (it->path().filename() == "case.json" && it->is_regular_file(type_ec)) {
+            here.has_case = true;
         }
+        it.increment(ec);
     }
     if (ec) throw CaseError(root.string() + ": cannot be listed: " + ec.message());
-    std::sort(dirs.begin(), dirs.end());
-    return dirs;
+    for (const auto& [dir, seen] : dirs) {
+        if (seen.has_case) scan.cases.push_back(dir);
+        else if (!seen.has_subdir) scan.skipped.push_back({dir, "no case.json"});
+    }
+    std::sort(scan.cases.begin(), scan.cases.end());
+    std::sort(scan.skipped.begin(), scan.skipped.end(),
+              [](const CaseScan::Skipped& a, const CaseScan::Skipped& b) { return a.dir < b.dir; });
+    return scan;
+}
+
+std::vector<std::filesystem::path> find_case_dirs(const std::filesystem::path& root) {
+    return scan_case_dirs(root).cases;
 }
 
 }  // namespace simdax_case

@@ -8,7 +8,12 @@
 namespace simdax_cli {
 
 int command_conformance(const std::string& root) {
-    const auto dirs = simdax_case::find_case_dirs(root);
+    const simdax_case::CaseScan scan = simdax_case::scan_case_dirs(root);
+    // Folders passed over are named, so a case that lost its case.json (or
+    // a folder without read permission) does not vanish from the count.
+    for (const auto& skipped : scan.skipped)
+        std::printf("SKIP %s: %s\n", skipped.dir.string().c_str(), skipped.reason.c_str());
+    const auto& dirs = scan.cases;
     if (dirs.empty()) {
         std::fprintf(stderr, "simdax: %s: no case.json at or below it\n", root.c_str());
         return kExitFailure;
@@ -38,7 +43,10 @@ int command_conformance(const std::string& root) {
             std::printf("ERROR %s\n", e.what());
         }
     }
-    std::printf("%zu passed, %zu failed\n", passed, failed);
+    std::printf("%zu passed, %zu failed", passed, failed);
+    if (!scan.skipped.empty()) std::printf(", %zu folder%s skipped", scan.skipped.size(),
+                                           scan.skipped.size() == 1 ? "" : "s");
+    std::printf("\n");
     return failed == 0 ? kExitOk : kExitFailure;
 }
 

@@ -46,7 +46,17 @@ bool parse_count(const std::string& text, std::uint64_t* value) {
     return true;
 }
 
+// The library never prints; the CLI shows its WARNING lines and the
+// SIMDAX_VERBOSE lines on stderr (errors reach the user through the
+// commands' own messages).
+void print_log(void*, simdax_log_level level, const char* message) {
+    if (level == SIMDAX_LOG_ERROR) return;
+    std::fprintf(stderr, "simdax: %s: %s\n", level == SIMDAX_LOG_WARNING ? "warning" : "info",
+                 message);
+}
+
 int run_cli(int argc, char** argv) {
+    simdax_set_log_callback(print_log, nullptr);
     // Options may appear anywhere; what is left are the command and its
     // positional arguments.
     std::vector<std::string> positional;
