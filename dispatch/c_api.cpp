@@ -146,6 +146,12 @@ simdax_status simdax_mean_variance_normalization(const simdax_mvn_desc* desc, co
     return simdax::one_shot(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, desc,
                             {input, scale, bias, output});
 }
+simdax_status simdax_mean_variance_normalization_ex(const simdax_mvn_ex_desc* desc,
+                                                    const void* input, const void* scale,
+                                                    const void* bias, void* output) {
+    return simdax::one_shot(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, desc,
+                            {input, scale, bias, output});
+}
 simdax_status simdax_hard_sigmoid(const simdax_hard_sigmoid_desc* desc, const void* input,
                                   void* output) {
     return simdax::one_shot(SIMDAX_OPERATOR_HARD_SIGMOID, desc, {input, nullptr, nullptr, output});

@@ -74,7 +74,7 @@ void run_cols_unit(const Plan& p, const Buffers& b, int64_t g, int64_t block) {
         case OpKind::softmax: p.k.softmax_cols(x, y, r, k, xrs, yrs); break;
         case OpKind::hardmax: p.k.hardmax_cols(x, y, r, k, xrs, yrs); break;
         case OpKind::mvn: {
-            MvnArgs a{p.normalize_variance, p.epsilon, nullptr, 0, 0, nullptr, 0, 0, p.act};
+            MvnArgs a{p.vn, nullptr, 0, 0, nullptr, 0, 0, p.act};
             if (p.has_operand[kScale]) {
                 a.scale = b.scale + off[kScale] * e;
                 a.scale_rs = p.inner.stride[kScale][0];
@@ -129,7 +129,7 @@ void run_fused_rows(const Plan& p, const Buffers& b, const simdax_parallel* par)
             if (fn) {
                 fn(x, y, size_t(m), size_t(n), stride(kX), stride(kY));
             } else {
-                MvnArgs a{p.normalize_variance, p.epsilon, nullptr, 0, 0, nullptr, 0, 0, p.act};
+                MvnArgs a{p.vn, nullptr, 0, 0, nullptr, 0, 0, p.act};
                 if (p.has_operand[kScale]) {
                     a.scale = b.scale + w.off[kScale] * e;
                     a.scale_rs = stride(kScale);

@@ -51,14 +51,13 @@ inline void reduce_piece(const Plan& p, const Piece& c, GroupState* s) {
 template <class VisitGroup>
 NormArgs mvn_norm_args(const Plan& p, const GroupState& s, VisitGroup&& visit_group) {
     const Moments& m = s.mo;
-    const bool nv = p.normalize_variance;
-    NormArgs a{m.mean, nv ? 1.0 / std::sqrt(m.m2 / m.count + p.epsilon) : 1.0, nullptr, 0, nullptr, 0, p.act};
+    NormArgs a{m.mean, kernels::inv_divisor(m.m2 / m.count, p.vn), nullptr, 0, nullptr, 0, p.act};
     if (p.dtype != DType::f64) {
-        if (!kernels::fits_fast_path<float>(m.mean, m.m2, m.count, nv, p.epsilon))
-            kernels::set_wide(&a, kernels::WideMoments<double>{m.mean, m.m2}, m.count, nv, p.epsilon);
+        if (!kernels::fits_fast_path<float>(m.mean, m.m2, m.count, p.vn))
+            kernels::set_wide(&a, kernels::WideMoments<double>{m.mean, m.m2}, m.count, p.vn);
         return a;
     }
-    if (kernels::fits_fast_path<double>(m.mean, m.m2, m.count, nv, p.epsilon)) return a;
+    if (kernels::fits_fast_path<double>(m.mean, m.m2, m.count, p.vn)) return a;
     const kernels::WideFpScope<long double> fp;
     const auto w = kernels::wide_moments<long double>([&](auto f) {
         visit_group([&](const Piece& c) {
@@ -69,7 +68,7 @@ NormArgs mvn_norm_args(const Plan& p, const GroupState& s, VisitGroup&& visit_gr
             }
         });
     });
-    kernels::set_wide(&a, w, m.count, nv, p.epsilon);
+    kernels::set_wide(&a, w, m.count, p.vn);
     return a;
 }
 

@@ -1,4 +1,6 @@
 // ONNX node attributes -> simdax descriptors (docs/spec.md, the ONNX forms).
+#include <algorithm>
+
 #include "error.hpp"
 
 extern "C" {
@@ -54,6 +56,7 @@ simdax_status simdax_onnx_mvn_axes(uint32_t rank, const int64_t* onnx_axes,
     if (onnx_axis_count == 0 || onnx_axis_count > rank)
         return fail(SIMDAX_ERROR_INVALID_AXES, "onnx_axis_count: %u axes for rank %u",
                     onnx_axis_count, rank);
+    uint32_t resolved[SIMDAX_MAX_RANK];  // nothing is written on error
     bool seen[SIMDAX_MAX_RANK] = {};
     for (uint32_t i = 0; i < onnx_axis_count; ++i) {
         int64_t a = onnx_axes[i];
@@ -65,10 +68,29 @@ simdax_status simdax_onnx_mvn_axes(uint32_t rank, const int64_t* onnx_axes,
             return fail(SIMDAX_ERROR_INVALID_AXES, "onnx_axes[%u]: axis %lld is repeated", i,
                         (long long)a);
         seen[a] = true;
-        axes[i] = uint32_t(a);
+        resolved[i] = uint32_t(a);
     }
+    std::copy(resolved, resolved + onnx_axis_count, axes);
     *axis_count = onnx_axis_count;
     *epsilon = 1e-9f;
+    return ok();
+}
+
+simdax_status simdax_onnx_mvn_desc(const simdax_tensor_desc* input,
+                                   const simdax_tensor_desc* output, const int64_t* onnx_axes,
+                                   uint32_t onnx_axis_count, uint32_t* axes,
+                                   simdax_mvn_ex_desc* desc) {
+    using namespace simdax;
+    if (!input) return fail(SIMDAX_ERROR_NULL_POINTER, "input: tensor descriptor is NULL");
+    if (!desc) return fail(SIMDAX_ERROR_NULL_POINTER, "desc: is NULL");
+    uint32_t count = 0;
+    float epsilon = 0;
+    const simdax_status s =
+        simdax_onnx_mvn_axes(input->rank, onnx_axes, onnx_axis_count, axes, &count, &epsilon);
+    if (s != SIMDAX_OK) return s;
+    *desc = simdax_mvn_ex_desc{
+        simdax_mvn_desc{input, nullptr, nullptr, output, count, axes, 1, epsilon, nullptr},
+        SIMDAX_EPSILON_ON_STDDEV};
     return ok();
 }
 

@@ -56,8 +56,7 @@ struct Plan {
     int64_t parallel_min;  // below this many elements, run on the calling thread
 
     ActParams act;
-    int normalize_variance;
-    double epsilon;
+    VarianceNorm vn;  // MVN
 
     // Bytes each operand touches, relative to its base pointer: [lo, hi).
     int64_t span_lo[kOperands], span_hi[kOperands];

@@ -64,8 +64,7 @@ void choose_form(const Problem& p, Plan* plan) {
     plan->dtype = p.dtype;
     plan->esize = p.dtype == DType::f32 ? 4 : p.dtype == DType::f64 ? 8 : 2;
     plan->act = p.act;
-    plan->normalize_variance = p.normalize_variance;
-    plan->epsilon = p.epsilon;
+    plan->vn = p.vn;
     for (int o = 0; o < kOperands; ++o) plan->has_operand[o] = p.has[o];
 
     // Empty: validation did not bound its other sizes and strides, so no

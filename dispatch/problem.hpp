@@ -16,8 +16,7 @@ struct Problem {
     int64_t strides[kOperands][SIMDAX_MAX_RANK];  // scale/bias: 0 where broadcast
     bool reduced[SIMDAX_MAX_RANK];
     ActParams act;
-    int normalize_variance;
-    double epsilon;
+    VarianceNorm vn;  // MVN
     bool in_place_ok;
 };
 

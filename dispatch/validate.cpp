@@ -218,7 +218,8 @@ simdax_status validate_axes_op(const simdax_axes_op_desc* d, OpKind op, Problem*
     return check_axes(d->axis_count, d->axes, p);
 }
 
-simdax_status validate_mvn(const simdax_mvn_desc* d, Problem* p) {
+simdax_status validate_mvn(const simdax_mvn_desc* d, simdax_epsilon_placement placement,
+                           Problem* p) {
     simdax_status s;
     p->op = OpKind::mvn;
     if ((s = check_input_output(d->input, d->output, p)) != SIMDAX_OK) return s;
@@ -233,8 +234,11 @@ simdax_status validate_mvn(const simdax_mvn_desc* d, Problem* p) {
     if (!std::isfinite(d->epsilon) || d->epsilon < 0.0f)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "epsilon: %g must be finite and >= 0",
                     double(d->epsilon));
-    p->normalize_variance = d->normalize_variance;
-    p->epsilon = double(d->epsilon);
+    if (placement != SIMDAX_EPSILON_ON_VARIANCE && placement != SIMDAX_EPSILON_ON_STDDEV)
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
+                    "epsilon_placement: %d is not a simdax_epsilon_placement", int(placement));
+    p->vn = VarianceNorm{d->normalize_variance == 1, placement == SIMDAX_EPSILON_ON_STDDEV,
+                         double(d->epsilon)};
     if (d->fused_activation)
         return check_activation("fused_activation", *d->fused_activation, &p->act);
     return SIMDAX_OK;
@@ -268,7 +272,12 @@ simdax_status validate(const simdax_operator_desc* desc, Problem* p) {
             return validate_axes_op(static_cast<const simdax_axes_op_desc*>(desc->desc),
                                     OpKind::hardmax, p);
         case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
-            return validate_mvn(static_cast<const simdax_mvn_desc*>(desc->desc), p);
+            return validate_mvn(static_cast<const simdax_mvn_desc*>(desc->desc),
+                                SIMDAX_EPSILON_ON_VARIANCE, p);
+        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX: {
+            auto* d = static_cast<const simdax_mvn_ex_desc*>(desc->desc);
+            return validate_mvn(&d->mvn, d->epsilon_placement, p);
+        }
         case SIMDAX_OPERATOR_HARD_SIGMOID: {
             auto* d = static_cast<const simdax_hard_sigmoid_desc*>(desc->desc);
             simdax_status s;

@@ -44,6 +44,7 @@ const char* op_name(simdax_operator_type t) {
         case SIMDAX_OPERATOR_SOFTMAX: return "Softmax";
         case SIMDAX_OPERATOR_HARDMAX: return "Hardmax";
         case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION: return "MeanVarianceNormalization";
+        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX: return "MeanVarianceNormalizationEx";
         case SIMDAX_OPERATOR_HARD_SIGMOID: return "HardSigmoid";
         case SIMDAX_OPERATOR_ACTIVATION: return "Activation";
     }
@@ -142,7 +143,8 @@ void describe_operator(const Problem& p, const Plan& plan, char* out, size_t siz
                 sizes[d] = p.strides[o][d] == 0 && p.sizes[d] > 1 ? 1 : p.sizes[d];
             add_list(&l, name, sizes, p.rank, 'x');
         }
-        l.add(" normalize_variance=%d epsilon=%g", p.normalize_variance, p.epsilon);
+        l.add(" normalize_variance=%d epsilon=%g epsilon_placement=%s", int(p.vn.normalize_variance), p.vn.epsilon,
+              p.vn.epsilon_on_stddev ? "stddev" : "variance");
         if (p.act.type != SIMDAX_ACTIVATION_IDENTITY) add_activation(&l, "activation", p.act);
     } else if (p.op == OpKind::elementwise) {
         add_activation(&l, "activation", p.act);

@@ -63,7 +63,7 @@ struct ActParams {
 // one value for the whole chunk).
 struct NormArgs {
     double mean;
-    double inv_std;  // 1 when variance is not normalised
+    double inv_std;  // 1 / divisor (VarianceNorm below); 1 when variance is not normalised
     const void* scale;
     ptrdiff_t scale_stride;
     const void* bias;
@@ -76,12 +76,21 @@ struct NormArgs {
     long double wide_mean, wide_inv;
 };
 
+// How a group's variance becomes the divisor of its deviations
+// (kernels/mvn_divisor.hpp): sqrt(var + epsilon) with epsilon on the
+// variance (DirectML), sqrt(var) + epsilon on the standard deviation (ONNX);
+// 1 without variance normalisation.
+struct VarianceNorm {
+    bool normalize_variance;
+    bool epsilon_on_stddev;
+    double epsilon;
+};
+
 // MVN over many groups at once. Rows kernel: element e of group g uses
 // scale[g*scale_rs + e*scale_ks]; cols kernel: lane l of row j uses
 // scale[j*scale_rs + l*scale_ks] (likewise bias).
 struct MvnArgs {
-    int normalize_variance;
-    double epsilon;
+    VarianceNorm vn;
     const void* scale;
     ptrdiff_t scale_rs, scale_ks;
     const void* bias;

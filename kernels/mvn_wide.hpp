@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "kernel_table.hpp"
+#include "mvn_divisor.hpp"
 
 namespace simdax::kernels {
 
@@ -94,38 +95,34 @@ inline void chan_combine(Moments* s, double nb, double mb, double m2b) {
 // double for the float compute type) suit the fast normalisation in E:
 // finite; every deviation (at most sqrt(m2)) far from E's overflow; values
 // (within |mean| + sqrt(m2)) far from E's subnormal range, where the mean's
-// low part and x - mean lose digits (all-zero groups are exact); and
-// var + eps (when normalising) well inside E's normal range, so
-// 1/sqrt(var + eps) keeps its digits in E.
+// low part and x - mean lose digits (all-zero groups are exact); and the
+// divisor (when normalising) within E's reach (divisor_in_range).
 template <class E>
-inline bool fits_fast_path(double mean, double m2, double n, bool normalize_variance, double epsilon) {
+inline bool fits_fast_path(double mean, double m2, double n, const VarianceNorm& v) {
     constexpr bool f32 = sizeof(E) < sizeof(double);
     const double max_m2 = f32 ? 1e76 : 0x1p1020;
     const double min_mag = f32 ? 0x1p-100 : 0x1p-970;
-    const double min_var = f32 ? 0x1p-100 : 0x1p-800;
     if (!std::isfinite(mean) || !(m2 <= max_m2)) return false;
     const double mag = std::fabs(mean) + std::sqrt(m2 > 0 ? m2 : 0.0);
     if (mag > 0 && mag < min_mag) return false;
-    return !normalize_variance || m2 / n + epsilon >= min_var;
+    return divisor_in_range<E>(m2 / n, v);
 }
 
-// A group's mean and 1/sqrt(var + eps) (1 without variance normalisation)
-// in the wider type.
+// A group's mean and 1 / divisor (kernels/mvn_divisor.hpp) in the wider type.
 template <class W>
 struct WideNorm {
     W mean, inv;
 };
 
 template <class W>
-inline WideNorm<W> wide_norm(const WideMoments<W>& w, double n, bool normalize_variance, double epsilon) {
-    return {w.mean, normalize_variance ? W(1) / std::sqrt(w.m2 / W(n) + W(epsilon)) : W(1)};
+inline WideNorm<W> wide_norm(const WideMoments<W>& w, double n, const VarianceNorm& v) {
+    return {w.mean, inv_divisor<W>(w.m2 / W(n), v)};
 }
 
 // The group's arguments for the wide evaluation (NormArgs::wide).
 template <class W>
-inline void set_wide(NormArgs* a, const WideMoments<W>& w, double n, bool normalize_variance,
-                     double epsilon) {
-    const WideNorm<W> wn = wide_norm(w, n, normalize_variance, epsilon);
+inline void set_wide(NormArgs* a, const WideMoments<W>& w, double n, const VarianceNorm& v) {
+    const WideNorm<W> wn = wide_norm(w, n, v);
     a->wide = true;
     a->wide_mean = wn.mean;
     a->wide_inv = wn.inv;

@@ -1,5 +1,6 @@
 /* Proves the public header is plain C99 and that the shared library alone
- * (its exported C API) is enough: a LogSoftmax over a [2,3] tensor, checked
+ * (its exported C API) is enough: a LogSoftmax over a [2,3] tensor, and an
+ * ONNX MeanVarianceNormalization through simdax_onnx_mvn_desc, checked
  * against values derived by hand with <math.h>. Exit 0 on success. */
 #include <math.h>
 #include <stdio.h>
@@ -71,6 +72,36 @@ int main(void) {
             ++failures;
         }
         simdax_operator_destroy(op);
+    }
+    {
+        /* ONNX: (x - mean) / (sqrt(var) + 1e-9) over axis 1 of [1,4]. */
+        const float xm[4] = {1.0f, 1.00002f, 1.0f, 1.00002f};
+        float ym[4] = {0};
+        const int64_t msizes[2] = {1, 4};
+        const int64_t onnx_axes[1] = {1};
+        uint32_t maxes[SIMDAX_MAX_RANK];
+        simdax_tensor_desc mt;
+        simdax_mvn_ex_desc md;
+        double mean = 0.0, var = 0.0;
+        mt.dtype = SIMDAX_DTYPE_FLOAT32;
+        mt.rank = 2;
+        mt.sizes = msizes;
+        mt.strides = NULL;
+        s = simdax_onnx_mvn_desc(&mt, &mt, onnx_axes, 1, maxes, &md);
+        if (s == SIMDAX_OK) s = simdax_mean_variance_normalization_ex(&md, xm, NULL, NULL, ym);
+        if (s != SIMDAX_OK) {
+            printf("ONNX MVN: %s: %s\n", simdax_status_name(s), simdax_last_error());
+            return 1;
+        }
+        for (j = 0; j < 4; ++j) mean += xm[j] / 4.0;
+        for (j = 0; j < 4; ++j) var += (xm[j] - mean) * (xm[j] - mean) / 4.0;
+        for (j = 0; j < 4; ++j) {
+            const double want = (xm[j] - mean) / (sqrt(var) + (double)1e-9f);
+            if (fabs(ym[j] - want) > 1e-5) {
+                printf("ONNX MVN y[%d] = %.9g, expected %.9g\n", j, (double)ym[j], want);
+                ++failures;
+            }
+        }
     }
     printf("%s (simdax %s)\n", failures ? "FAILED" : "ok", simdax_version());
     return failures ? 1 : 0;

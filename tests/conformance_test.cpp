@@ -561,6 +561,60 @@ TEST(CaseRunner, MvnWithScaleBiasAndFusedActivation) {
     EXPECT_TRUE(result.passed()) << describe_failure(c, result);
 }
 
+// ONNX's MVN node tests (opsets 13 and 10, the files unchanged) with ONNX's
+// own epsilon placement: the stddev form must reproduce ONNX's outputs too.
+TEST(ConformanceOnnxMvn, PassesWithTheStddevPlacement) {
+    for (const char* name : {"test_mvn", "test_mvn_opset10"}) {
+        Case c = load_case(kConformanceRoot / "onnx" / name);
+        ASSERT_EQ(c.op, CaseOp::MeanVarianceNormalization) << name;
+        EXPECT_EQ(c.params.epsilon_placement, SIMDAX_EPSILON_ON_VARIANCE) << name << ": absent = variance";
+        c.params.epsilon_placement = SIMDAX_EPSILON_ON_STDDEV;
+        const CheckResult result = run_and_check(c);
+        EXPECT_EQ(result.elements, c.output.element_count) << name;
+        EXPECT_TRUE(result.passed()) << name << ": " << describe_failure(c, result);
+    }
+}
+
+// params.epsilon_placement: the issue's near-constant group (axes {1},
+// epsilon 1e-9) with references from each formula in double; "stddev" gives
+// ONNX's -1.00 and must fail against DirectML's -0.30, and back.
+std::vector<double> near_constant_reference(const std::vector<float>& x, bool on_stddev) {
+    double mean = 0, var = 0;
+    for (float v : x) mean += double(v) / double(x.size());
+    for (float v : x) var += (double(v) - mean) * (double(v) - mean) / double(x.size());
+    const double eps = double(1e-9f);
+    const double divisor = on_stddev ? std::sqrt(var) + eps : std::sqrt(var + eps);
+    std::vector<double> y;
+    for (float v : x) y.push_back((double(v) - mean) / divisor);
+    return y;
+}
+
+CheckResult run_placement_case(const std::string& placement_json, bool reference_on_stddev) {
+    CaseFolder folder;
+    CaseText text;
+    text.op = "MeanVarianceNormalization";
+    text.params = R"({"axes": [1], "normalize_variance": true, "epsilon": 1e-09)" + placement_json + "}";
+    text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", "[1, 4]",
+                                    R"("strides": null, "offset": 0, "buffer_elements": 4)") + "]";
+    text.outputs = "[" + tensor_json("Y", "output_0.bin", "float32", "[1, 4]", "", "float64") + "]";
+    const std::vector<float> x = {1.0f, 1.00002f, 1.0f, 1.00002f};
+    folder.write_values("input_0.bin", x);
+    folder.write_values("output_0.bin", near_constant_reference(x, reference_on_stddev));
+    folder.write_text("case.json", text.render());
+    return run_and_check(load_case(folder.dir()));
+}
+
+TEST(CaseRunner, MvnEpsilonPlacementIsHonoured) {
+    EXPECT_NEAR(near_constant_reference({1.0f, 1.00002f, 1.0f, 1.00002f}, true)[0], -0.9999, 1e-4);
+    EXPECT_NEAR(near_constant_reference({1.0f, 1.00002f, 1.0f, 1.00002f}, false)[0], -0.3019, 1e-4);
+    EXPECT_TRUE(run_placement_case(R"(, "epsilon_placement": "stddev")", true).passed());
+    EXPECT_FALSE(run_placement_case(R"(, "epsilon_placement": "stddev")", false).passed());
+    EXPECT_TRUE(run_placement_case(R"(, "epsilon_placement": "variance")", false).passed());
+    EXPECT_FALSE(run_placement_case(R"(, "epsilon_placement": "variance")", true).passed());
+    EXPECT_TRUE(run_placement_case("", false).passed());  // absent: the variance
+    EXPECT_FALSE(run_placement_case("", true).passed());
+}
+
 // Loads an MVN case whose only variable part is the activation object.
 simdax_activation_desc load_activation(const std::string& activation_json) {
     CaseFolder folder;
@@ -739,6 +793,21 @@ TEST(CaseReaderErrors, BadActivations) {
     expect_json_error(text, "params.activation.beta: not a parameter of elu");
     text.params = R"({"axes": [1], "normalize_variance": "yes", "epsilon": 1e-5})";
     expect_json_error(text, "params.normalize_variance: must be true or false");
+}
+
+TEST(CaseReaderErrors, BadEpsilonPlacement) {
+    CaseText text;
+    text.op = "MeanVarianceNormalization";
+    text.params = R"({"axes": [1], "normalize_variance": true, "epsilon": 1e-5,
+                      "epsilon_placement": "std"})";
+    expect_json_error(text, "params.epsilon_placement: unknown placement 'std'");
+    text.params = R"({"axes": [1], "normalize_variance": true, "epsilon": 1e-5,
+                      "epsilon_placement": 1})";
+    expect_json_error(text, "params.epsilon_placement: must be a string");
+    // Softmax-family params have no placement.
+    text.op = "Softmax";
+    text.params = R"({"axes": [1], "epsilon_placement": "stddev"})";
+    expect_json_error(text, "params.epsilon_placement: unknown field");
 }
 
 TEST(CaseReaderErrors, BadTensorLists) {

@@ -20,7 +20,7 @@ namespace {
 constexpr float kNaNf = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInff = std::numeric_limits<float>::infinity();
 
-enum class Kind { Softmax, LogSoftmax, Hardmax, Mvn, HardSigmoid, Activation };
+enum class Kind { Softmax, LogSoftmax, Hardmax, Mvn, MvnEx, HardSigmoid, Activation };
 
 // A valid call of every kind on a [3,4] float32 tensor; rows mutate it.
 struct Fixture {
@@ -38,6 +38,7 @@ struct Fixture {
     simdax_axes_op_desc sm{&in, &out, 1, axes};
     simdax_activation_desc fused{SIMDAX_ACTIVATION_RELU, 0.f, 0.f, 0.f};
     simdax_mvn_desc mvn{&in, &scale, &bias, &out, 1, axes, 1, 1e-5f, &fused};
+    simdax_mvn_ex_desc mvn_ex{mvn, SIMDAX_EPSILON_ON_STDDEV};
     simdax_hard_sigmoid_desc hs{&in, &out, 0.2f, 0.5f};
     simdax_activation_op_desc act{&in, &out, {SIMDAX_ACTIVATION_TANH, 0.f, 0.f, 0.f}};
     simdax_operator_desc op{SIMDAX_OPERATOR_SOFTMAX, &sm};
@@ -59,6 +60,7 @@ struct Fixture {
             case Kind::LogSoftmax: op = {SIMDAX_OPERATOR_LOG_SOFTMAX, &sm}; break;
             case Kind::Hardmax: op = {SIMDAX_OPERATOR_HARDMAX, &sm}; break;
             case Kind::Mvn: op = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn}; break;
+            case Kind::MvnEx: op = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, &mvn_ex}; break;
             case Kind::HardSigmoid: op = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs}; break;
             case Kind::Activation: op = {SIMDAX_OPERATOR_ACTIVATION, &act}; break;
         }
@@ -77,6 +79,7 @@ struct Fixture {
             case Kind::LogSoftmax: return simdax_log_softmax(&sm, x, y);
             case Kind::Hardmax: return simdax_hardmax(&sm, x, y);
             case Kind::Mvn: return simdax_mean_variance_normalization(&mvn, x, s, b, y);
+            case Kind::MvnEx: return simdax_mean_variance_normalization_ex(&mvn_ex, x, s, b, y);
             case Kind::HardSigmoid: return simdax_hard_sigmoid(&hs, x, y);
             case Kind::Activation: return simdax_activation(&act, x, y);
         }
@@ -208,6 +211,15 @@ std::vector<CreateRow> create_rows() {
         {"NanEpsilon", Kind::Mvn, SIMDAX_ERROR_INVALID_ARGUMENT, {"epsilon"}, [](F& f) { f.mvn.epsilon = kNaNf; }},
         {"InfEpsilon", Kind::Mvn, SIMDAX_ERROR_INVALID_ARGUMENT, {"epsilon"}, [](F& f) { f.mvn.epsilon = kInff; }},
         {"MinusInfEpsilon", Kind::Mvn, SIMDAX_ERROR_INVALID_ARGUMENT, {"epsilon"}, [](F& f) { f.mvn.epsilon = -kInff; }},
+        {"MvnExUnknownEpsilonPlacement", Kind::MvnEx, SIMDAX_ERROR_INVALID_ARGUMENT, {"epsilon_placement"},
+         [](F& f) { f.mvn_ex.epsilon_placement = simdax_epsilon_placement(2); }},
+        {"MvnExNegativeEpsilonPlacement", Kind::MvnEx, SIMDAX_ERROR_INVALID_ARGUMENT, {"epsilon_placement"},
+         [](F& f) { f.mvn_ex.epsilon_placement = simdax_epsilon_placement(-1); }},
+        {"MvnExNegativeEpsilon", Kind::MvnEx, SIMDAX_ERROR_INVALID_ARGUMENT, {"epsilon"},
+         [](F& f) { f.mvn_ex.mvn.epsilon = -1e-3f; }},
+        {"MvnExBadNormalizeVariance", Kind::MvnEx, SIMDAX_ERROR_INVALID_ARGUMENT, {"normalize_variance"},
+         [](F& f) { f.mvn_ex.mvn.normalize_variance = 2; }},
+        {"MvnExNullInputDesc", Kind::MvnEx, SIMDAX_ERROR_NULL_POINTER, {"input"}, [](F& f) { f.mvn_ex.mvn.input = nullptr; }},
         {"MvnUnknownFusedActivation", Kind::Mvn, SIMDAX_ERROR_INVALID_ARGUMENT, {"activation"},
          [](F& f) { f.fused.type = simdax_activation_type(SIMDAX_ACTIVATION_COUNT); }},
         {"MvnNegativeFusedActivation", Kind::Mvn, SIMDAX_ERROR_INVALID_ARGUMENT, {"activation"},
@@ -271,7 +283,8 @@ std::vector<CreateRow> create_rows() {
 // The unmutated fixture is valid for every kind, so each row fails for the
 // one thing it breaks.
 TEST(ErrorsFixture, BaselineIsValid) {
-    for (Kind k : {Kind::Softmax, Kind::LogSoftmax, Kind::Hardmax, Kind::Mvn, Kind::HardSigmoid, Kind::Activation}) {
+    for (Kind k : {Kind::Softmax, Kind::LogSoftmax, Kind::Hardmax, Kind::Mvn, Kind::MvnEx, Kind::HardSigmoid,
+                   Kind::Activation}) {
         Fixture f(k);
         f.snapshot();
         simdax_operator* op = nullptr;

@@ -286,6 +286,13 @@ TEST_P(KernelsIsa, Argmax) {
     }
 }
 
+// 1 / divisor of a group with population variance var (SPEC MVN), written
+// out here: epsilon on the standard deviation or on the variance.
+double ref_inv_divisor(double var, const simdax::VarianceNorm& v) {
+    if (!v.normalize_variance) return 1.0;
+    return 1.0 / (v.epsilon_on_stddev ? std::sqrt(var) + v.epsilon : std::sqrt(var + v.epsilon));
+}
+
 // moments over x, then normalize with the given scale/bias/act; checks y.
 void check_mvn_rows(const DtypeKernels& kk, DType dt, Buf& x, size_t n, int affine,
                     const simdax::ActParams& act, bool normvar, const char* what) {
@@ -460,8 +467,9 @@ TEST_P(KernelsIsa, MvnCols) {
             std::normal_distribution<double> nd(mean, 1.0);
             for (size_t i = 0; i < nx; ++i) x.set(ptrdiff_t(i), nd(rng));
             simdax::MvnArgs a{};
-            a.normalize_variance = iter % 5 != 0;
-            a.epsilon = 1e-5;
+            a.vn.normalize_variance = iter % 5 != 0;
+            a.vn.epsilon_on_stddev = iter % 3 == 1;
+            a.vn.epsilon = iter % 2 ? 0.25 : 1e-5;  // 0.25: the placements differ
             // Scale per lane (or broadcast, or strided lanes), bias per row and lane.
             const int mode = iter % 4;
             Buf sc(dt, 2 * s.k + 1), bi(dt, s.r * s.k);
@@ -485,7 +493,7 @@ TEST_P(KernelsIsa, MvnCols) {
             for (size_t l = 0; l < s.k; ++l) {
                 const std::vector<double> g = read(x, s.r, s.xrs, ptrdiff_t(l));
                 const RefMoments rm = ref_moments(g);
-                const double inv = a.normalize_variance ? 1.0 / std::sqrt(rm.var + a.epsilon) : 1.0;
+                const double inv = ref_inv_divisor(rm.var, a.vn);
                 for (size_t j = 0; j < s.r; ++j) {
                     const double scv = a.scale ? sc.get(ptrdiff_t(l) * a.scale_ks) : 1.0;
                     const double biv = a.bias ? bi.get(ptrdiff_t(j) * a.bias_rs + ptrdiff_t(l)) : 0.0;
@@ -663,8 +671,9 @@ TEST_P(KernelsIsa, FusedMvnRows) {
                 if (s.rows > 3 && mode == 3 && dt != DType::f16)
                     x.set(2 * ptrdiff_t(s.xrs), dt == DType::f64 ? 1e150 : 1e30);  // squares overflow float
                 simdax::MvnArgs a{};
-                a.normalize_variance = iter % 7 != 0;
-                a.epsilon = 1e-5;
+                a.vn.normalize_variance = iter % 7 != 0;
+                a.vn.epsilon_on_stddev = iter % 3 == 1;
+                a.vn.epsilon = iter % 2 ? 0.25 : 1e-5;  // 0.25: the placements differ
                 // mode 0: none; 1: scale per row, bias per element; 2: scale per
                 // element, bias per row; 3: strided scale (2), bias per row and
                 // element; 4: scale broadcast constant, no bias.
@@ -692,7 +701,7 @@ TEST_P(KernelsIsa, FusedMvnRows) {
                 for (size_t g = 0; g < s.rows; ++g) {
                     const std::vector<double> in = read(x, s.n, 1, ptrdiff_t(g) * s.xrs);
                     const RefMoments rm = ref_moments(in);
-                    const double inv = a.normalize_variance ? 1.0 / std::sqrt(rm.var + a.epsilon) : 1.0;
+                    const double inv = ref_inv_divisor(rm.var, a.vn);
                     for (size_t i = 0; i < s.n; ++i) {
                         const double scv = a.scale ? sc.get(ptrdiff_t(g) * a.scale_rs + ptrdiff_t(i) * a.scale_ks) : 1.0;
                         const double biv = a.bias ? bi.get(ptrdiff_t(g) * a.bias_rs + ptrdiff_t(i) * a.bias_ks) : 0.0;
@@ -705,7 +714,7 @@ TEST_P(KernelsIsa, FusedMvnRows) {
                         ASSERT_TRUE(close(got, ref, dt, tol))
                             << "mvn_rows " << dname(dt) << " rows=" << s.rows << " n=" << s.n << " g=" << g
                             << " i=" << i << " mode=" << mode << " act=" << simdax_activation_name(a.act.type)
-                            << " normvar=" << a.normalize_variance;
+                            << " normvar=" << a.vn.normalize_variance << " on_stddev=" << a.vn.epsilon_on_stddev;
                     }
                     if (g + 1 < s.rows)
                         for (ptrdiff_t i = ptrdiff_t(s.n); i < s.yrs; ++i)

@@ -97,6 +97,7 @@ OpSpec random_spec(Rng& rng, simdax_operator_type op, int rank) {
     if (op == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION) {
         spec.normalize_variance = rng.chance(0.75);
         spec.epsilon = rng.pick(std::vector<float>{1e-5f, 1e-5f, 1e-3f, 0.1f, 0.f});
+        spec.epsilon_placement = random_epsilon_placement(rng);
         spec.has_activation = rng.chance(0.5);
         if (spec.has_activation)
             spec.activation = random_activation(rng, simdax_activation_type(rng.range(0, SIMDAX_ACTIVATION_COUNT - 1)));
@@ -291,6 +292,34 @@ TEST_P(MvnScaleBias, BroadcastShapes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDtypes, MvnScaleBias, testing::ValuesIn(kDtypes),
+                         [](const testing::TestParamInfo<simdax_dtype>& i) { return std::string(dtype_name(i.param)); });
+
+// Near-constant groups, where the epsilon placements differ widely
+// (-0.30 against ONNX's -1.00 on {1, 1.00002, 1, 1.00002} with 1e-9):
+// spreads of 1e-4 to 1e-2 around an offset, each placement, small epsilons.
+class MvnPlacements : public testing::TestWithParam<simdax_dtype> {};
+
+TEST_P(MvnPlacements, NearConstantGroups) {
+    const simdax_dtype dt = GetParam();
+    Rng rng(test_seed(4500 + uint64_t(dt)));
+    FailureLog log;
+    for (int i = 0; i < 60; ++i) {
+        const int rank = int(rng.range(1, 4));
+        const auto sizes = random_shape(rng, rank, 3000);
+        OpSpec spec;
+        spec.op = SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION;
+        spec.axes = random_axes(rng, rank);
+        spec.epsilon = rng.pick(std::vector<float>{1e-9f, 1e-7f, 1e-5f, 1e-3f});
+        spec.epsilon_placement = i % 2 ? SIMDAX_EPSILON_ON_STDDEV : SIMDAX_EPSILON_ON_VARIANCE;
+        Operands io{make_buffer(dt, sizes, random_layout(rng, sizes, Role::Input), Role::Input), nullptr,
+                    nullptr, make_buffer(dt, sizes, random_layout(rng, sizes, Role::Output), Role::Output)};
+        const double c = rng.pick(std::vector<double>{1, -3, 100}), r = rng.pick(std::vector<double>{1e-4, 1e-3, 1e-2});
+        io.x.fill([&rng, c, r](int64_t) { return c + rng.uniform(-r, r); });
+        log.record(i, run_and_check(spec, io, /*one_shot=*/i % 4 == 3));
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDtypes, MvnPlacements, testing::ValuesIn(kDtypes),
                          [](const testing::TestParamInfo<simdax_dtype>& i) { return std::string(dtype_name(i.param)); });
 
 // HardSigmoid over chosen alpha/beta pairs (clamp at 0, at 1, both, neither).

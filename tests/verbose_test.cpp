@@ -137,7 +137,7 @@ TEST(Describe, FormsPassesSplitsAndParameters) {
     const simdax_mvn_desc mvn{&tc, &ts, nullptr, &tc, 1, mvn_axes, 0, 0.25f, &leaky};
     s = make(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn);
     EXPECT_TRUE(has(s, "op=MeanVarianceNormalization dtype=float32 shape=4x6x8 axes=2 scale=1x6x1 "
-                       "bias=none normalize_variance=0 epsilon=0.25 activation=leaky_relu,alpha:0.5")) << s;
+                       "bias=none normalize_variance=0 epsilon=0.25 epsilon_placement=variance activation=leaky_relu,alpha:0.5")) << s;
     // Element-wise: one pass, no axes.
     const simdax_hard_sigmoid_desc hs{&tc, &tc, 0.25f, 0.5f};
     s = make(SIMDAX_OPERATOR_HARD_SIGMOID, &hs);

@@ -173,7 +173,8 @@ typedef enum simdax_operator_type {
     SIMDAX_OPERATOR_HARDMAX = 3,     /* simdax_hardmax_desc */
     SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION = 4, /* simdax_mvn_desc */
     SIMDAX_OPERATOR_HARD_SIGMOID = 5, /* simdax_hard_sigmoid_desc */
-    SIMDAX_OPERATOR_ACTIVATION = 6    /* simdax_activation_op_desc */
+    SIMDAX_OPERATOR_ACTIVATION = 6,   /* simdax_activation_op_desc */
+    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX = 7 /* simdax_mvn_ex_desc */
 } simdax_operator_type;
 
 /* LogSoftmax / Softmax / Hardmax over a set of axes (DML_ACTIVATION_*1).
@@ -190,7 +191,8 @@ typedef simdax_axes_op_desc simdax_hardmax_desc;
 
 /* MeanVarianceNormalization (DML_MEAN_VARIANCE_NORMALIZATION1).
  * scale, bias: optional (NULL); same rank and dtype as input, each size equal
- * to the input's or 1. epsilon: finite, >= 0. fused_activation: optional. */
+ * to the input's or 1. epsilon: finite, >= 0, added to the variance (ONNX's
+ * placement: simdax_mvn_ex_desc). fused_activation: optional. */
 typedef struct simdax_mvn_desc {
     const simdax_tensor_desc* input;
     const simdax_tensor_desc* scale;
@@ -202,6 +204,25 @@ typedef struct simdax_mvn_desc {
     float epsilon;
     const simdax_activation_desc* fused_activation;
 } simdax_mvn_desc;
+
+/* Where MVN adds epsilon when it normalises the variance:
+ * ON_VARIANCE: y = (x - mean) / sqrt(var + epsilon)   (DirectML)
+ * ON_STDDEV:   y = (x - mean) / (sqrt(var) + epsilon) (ONNX)
+ * They differ widely on near-constant groups: x = {1, 1.00002, 1, 1.00002}
+ * with epsilon 1e-9 gives -0.30 on the variance, -1.00 on the stddev. */
+typedef enum simdax_epsilon_placement {
+    SIMDAX_EPSILON_ON_VARIANCE = 0,
+    SIMDAX_EPSILON_ON_STDDEV = 1
+} simdax_epsilon_placement;
+
+/* MeanVarianceNormalization with a chosen epsilon placement
+ * (SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX). mvn: as for
+ * SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, which is this with
+ * SIMDAX_EPSILON_ON_VARIANCE. simdax_onnx_mvn_desc fills one for an ONNX node. */
+typedef struct simdax_mvn_ex_desc {
+    simdax_mvn_desc mvn;
+    simdax_epsilon_placement epsilon_placement;
+} simdax_mvn_ex_desc;
 
 /* HardSigmoid (DML_ACTIVATION_HARD_SIGMOID): finite alpha, beta. The output
  * may be the input buffer (same pointer, same strides). */
@@ -320,6 +341,10 @@ SIMDAX_API simdax_status simdax_hardmax(const simdax_hardmax_desc* desc,
 SIMDAX_API simdax_status simdax_mean_variance_normalization(const simdax_mvn_desc* desc,
                                                             const void* input, const void* scale,
                                                             const void* bias, void* output);
+SIMDAX_API simdax_status simdax_mean_variance_normalization_ex(const simdax_mvn_ex_desc* desc,
+                                                               const void* input,
+                                                               const void* scale,
+                                                               const void* bias, void* output);
 SIMDAX_API simdax_status simdax_hard_sigmoid(const simdax_hard_sigmoid_desc* desc,
                                              const void* input, void* output);
 SIMDAX_API simdax_status simdax_activation(const simdax_activation_op_desc* desc,
@@ -374,10 +399,24 @@ SIMDAX_API simdax_status simdax_onnx_softmax_axes(int64_t opset, uint32_t rank, 
                                                   int64_t axis, uint32_t* axes,
                                                   uint32_t* axis_count);
 
-/* ONNX MeanVarianceNormalization (opset 9, 13): onnx_axes (NULL for the
- * default {0,2,3}, which needs rank >= 4), negative values counted from the
- * end. Fills axes, *axis_count, and *epsilon (1e-9), normalize_variance is
- * always 1. */
+/* ONNX MeanVarianceNormalization (opset 9, 13) as a whole descriptor:
+ * onnx_axes (NULL for the default {0,2,3}, which needs rank >= 4), negative values counted from the
+ * end, into axes (SIMDAX_MAX_RANK entries, referenced by *desc). Fills every
+ * field of *desc: input, output, the axes, normalize_variance 1, epsilon
+ * 1e-9 with SIMDAX_EPSILON_ON_STDDEV (ONNX's placement), no scale, bias or
+ * activation. Create it as SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX.
+ * Nothing is written on error. */
+SIMDAX_API simdax_status simdax_onnx_mvn_desc(const simdax_tensor_desc* input,
+                                              const simdax_tensor_desc* output,
+                                              const int64_t* onnx_axes, uint32_t onnx_axis_count,
+                                              uint32_t* axes, simdax_mvn_ex_desc* desc);
+
+/* The axes and epsilon of an ONNX MeanVarianceNormalization node (as
+ * simdax_onnx_mvn_desc): fills axes, *axis_count and *epsilon (1e-9);
+ * normalize_variance is always 1. ONNX adds this epsilon to the standard
+ * deviation: use it with SIMDAX_EPSILON_ON_STDDEV in a simdax_mvn_ex_desc
+ * (in a plain simdax_mvn_desc it is added to the variance, which differs
+ * from ONNX on near-constant groups). Prefer simdax_onnx_mvn_desc. */
 SIMDAX_API simdax_status simdax_onnx_mvn_axes(uint32_t rank, const int64_t* onnx_axes,
                                               uint32_t onnx_axis_count, uint32_t* axes,
                                               uint32_t* axis_count, float* epsilon);

@@ -160,11 +160,13 @@ inline Operator hardmax(const std::vector<int64_t>& shape, const std::vector<uin
 }
 
 // MVN options; absent scale/bias/activation as in simdax_mvn_desc.
+// SIMDAX_EPSILON_ON_STDDEV (ONNX) creates the operator from a simdax_mvn_ex_desc.
 struct MvnOptions {
     std::optional<TensorDesc> scale, bias;
     bool normalize_variance = true;
     float epsilon = 1e-5f;
     std::optional<simdax_activation_desc> activation;
+    simdax_epsilon_placement epsilon_placement = SIMDAX_EPSILON_ON_VARIANCE;
 };
 inline Operator mvn(const TensorDesc& input, const TensorDesc& output,
                     const std::vector<uint32_t>& axes, const MvnOptions& o = {}) {
@@ -175,7 +177,10 @@ inline Operator mvn(const TensorDesc& input, const TensorDesc& output,
     const simdax_mvn_desc d{&in, o.scale ? &scale : nullptr, o.bias ? &bias : nullptr, &out,
                             uint32_t(axes.size()), axes.data(), o.normalize_variance ? 1 : 0,
                             o.epsilon, o.activation ? &*o.activation : nullptr};
-    return Operator(simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &d});
+    if (o.epsilon_placement == SIMDAX_EPSILON_ON_VARIANCE)
+        return Operator(simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &d});
+    const simdax_mvn_ex_desc ex{d, o.epsilon_placement};
+    return Operator(simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, &ex});
 }
 // Packed input and output of `dtype`; Scale and Bias (their sizes and
 // strides from o) take that dtype too.
@@ -195,6 +200,21 @@ inline Operator hard_sigmoid(const TensorDesc& input, const TensorDesc& output,
     const simdax_hard_sigmoid_desc d{&in, &out, alpha, beta};
     return Operator(simdax_operator_desc{SIMDAX_OPERATOR_HARD_SIGMOID, &d});
 }
+
+// An ONNX MeanVarianceNormalization node (simdax_onnx_mvn_desc): onnx_axes
+// as in the node (negative allowed), nullopt for the default {0,2,3}.
+inline Operator onnx_mvn(const std::vector<int64_t>& shape,
+                         const std::optional<std::vector<int64_t>>& onnx_axes = std::nullopt,
+                         simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32) {
+    const TensorDesc t(shape, dtype);
+    const simdax_tensor_desc c = t.c();
+    uint32_t axes[SIMDAX_MAX_RANK];
+    simdax_mvn_ex_desc d;
+    check(simdax_onnx_mvn_desc(&c, &c, onnx_axes ? onnx_axes->data() : nullptr,
+                               onnx_axes ? uint32_t(onnx_axes->size()) : 0, axes, &d));
+    return Operator(simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, &d});
+}
+
 inline Operator hard_sigmoid(const std::vector<int64_t>& shape,
                              simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32, float alpha = 0.2f,
                              float beta = 0.5f) {

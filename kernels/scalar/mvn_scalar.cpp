@@ -103,7 +103,6 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
     Welford mo[kLanes];
     NormArgs na[kLanes];
     Acc hi[kLanes], lo[kLanes], inv[kLanes];
-    const bool nv = a->normalize_variance != 0;
     const WideFpScope<WideOf<Acc>> fp;  // lanes outside the fast range, if any
     for (size_t l0 = 0; l0 < k; l0 += kLanes) {
         const size_t w = std::min(kLanes, k - l0);
@@ -113,14 +112,14 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
         for (size_t l = 0; l < w; ++l) {
             na[l] = NormArgs{};
             na[l].act = a->act;
-            if (fits_fast_path<Acc>(mo[l].mean, mo[l].m2, double(r), nv, a->epsilon)) {
+            if (fits_fast_path<Acc>(mo[l].mean, mo[l].m2, double(r), a->vn)) {
                 split(mo[l].mean, &hi[l], &lo[l]);
-                inv[l] = Acc(nv ? 1.0 / std::sqrt(mo[l].m2 / double(r) + a->epsilon) : 1.0);
+                inv[l] = Acc(inv_divisor(mo[l].m2 / double(r), a->vn));
             } else {
                 const ptrdiff_t lane = ptrdiff_t(l0 + l);
                 set_wide(&na[l],
                          wide_moments_n<WideOf<Acc>>(r, [&](size_t j) { return ld<T>(x, ptrdiff_t(j) * xrs + lane); }),
-                         double(r), nv, a->epsilon);
+                         double(r), a->vn);
             }
         }
         for (size_t j = 0; j < r; ++j)

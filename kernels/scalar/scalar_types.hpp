@@ -73,11 +73,15 @@ template <> struct Storage<BFloat> {
     static BFloat store(float v) { return BFloat{float_to_bfloat(v)}; }
 };
 
+// Through memcpy: buffers may sit at any byte address.
 template <class T> inline typename Storage<T>::Acc ld(const void* p, ptrdiff_t i) {
-    return Storage<T>::load(static_cast<const T*>(p)[i]);
+    T v;
+    std::memcpy(&v, static_cast<const char*>(p) + i * ptrdiff_t(sizeof(T)), sizeof(T));
+    return Storage<T>::load(v);
 }
 template <class T> inline void st(void* p, ptrdiff_t i, typename Storage<T>::Acc v) {
-    static_cast<T*>(p)[i] = Storage<T>::store(v);
+    const T s = Storage<T>::store(v);
+    std::memcpy(static_cast<char*>(p) + i * ptrdiff_t(sizeof(T)), &s, sizeof(T));
 }
 
 }  // namespace simdax::kernels::scalar

@@ -138,11 +138,11 @@ void hardmax_cols_scalar(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, pt
     }
 }
 
-// The one of each storage type.
-inline void put_one(float* p) { *p = 1.0f; }
-inline void put_one(double* p) { *p = 1.0; }
-inline void put_one(F16* p) { p->bits = 0x3c00; }
-inline void put_one(BF16* p) { p->bits = 0x3f80; }
+// The one of each storage type (memcpy: any byte address).
+inline void put_one(float* p) { const float v = 1.0f; std::memcpy(p, &v, sizeof v); }
+inline void put_one(double* p) { const double v = 1.0; std::memcpy(p, &v, sizeof v); }
+inline void put_one(F16* p) { const uint16_t v = 0x3c00; std::memcpy(p, &v, sizeof v); }
+inline void put_one(BF16* p) { const uint16_t v = 0x3f80; std::memcpy(p, &v, sizeof v); }
 
 // Position of the first maximum of a row (first NaN if any).
 // yz (may be null): a row of the output zeroed in the same loop (its

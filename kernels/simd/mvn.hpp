@@ -403,7 +403,7 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
             }
         }
         for (size_t l = 0; l < lanes; ++l)
-            redo |= !fits_fast_path<E>(fm[l], fq[l], double(r), a.normalize_variance, a.epsilon);
+            redo |= !fits_fast_path<E>(fm[l], fq[l], double(r), a.vn);
     }
     const T* sc = static_cast<const T*>(a.scale);
     const T* bi = static_cast<const T*>(a.bias);
@@ -417,7 +417,7 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         WideNorm<WT> g[NV * V::N];
         for (size_t q = 0; q < lanes; ++q)
             g[q] = wide_norm(wide_moments_n<WT>(r, [&](size_t j) { return to_e(x[ptrdiff_t(j) * xrs + ptrdiff_t(q)]); }),
-                             double(r), a.normalize_variance, a.epsilon);
+                             double(r), a.vn);
         for (size_t j = 0; j < r; ++j) {
             const T* xr = x + ptrdiff_t(j) * xrs;
             T* yr = y + ptrdiff_t(j) * yrs;
@@ -434,16 +434,18 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         }
         return;
     }
-    // Per lane: mean split in two, 1/sqrt(var + eps), in double then rounded.
+    // Per lane: mean split in two, 1 / divisor, in double then rounded.
     R mh[NV], ml[NV], inv[NV];
-    const W weps = wsplat<V>(a.epsilon), wr = wsplat<V>(1.0 / double(r));
+    const W wr = wsplat<V>(1.0 / double(r));
+    const VD::R veps = VD::set1(a.vn.epsilon), one = VD::set1(1.0);
+    const bool on_sd = a.vn.epsilon_on_stddev;
     SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
         const W full = wmap<V>(W::from(sh[u]), mean[u], dadd);
         mh[u] = full.narrow();
         ml[u] = wmap<V>(full, W::from(mh[u]), dsub).narrow();
-        if (a.normalize_variance) {
-            const W var = wmap<V>(wmap<V>(m2[u], wr, dmul), weps, dadd);
-            inv[u] = wmap<V>(var, [](VD::R v) { return VD::div(VD::set1(1.0), VD::sqrt(v)); }).narrow();
+        if (a.vn.normalize_variance) {
+            const W var = wmap<V>(m2[u], wr, dmul);
+            inv[u] = wmap<V>(var, [&](VD::R v) { return VD::div(one, mvn_divisor<VD>(v, veps, on_sd)); }).narrow();
         } else {
             inv[u] = V::set1(E(1));
         }
@@ -460,9 +462,8 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
             continue;
         }
-        const auto norm = [&](size_t q) {  // rare (act_map_in_range): 1/sqrt here
-            const double inv_q = a.normalize_variance ? 1.0 / std::sqrt(fq[q] / double(r) + a.epsilon) : 1.0;
-            return (double(to_e(xr[q])) - fm[q]) * inv_q;
+        const auto norm = [&](size_t q) {  // rare (act_map_in_range): the divisor here
+            return (double(to_e(xr[q])) - fm[q]) * inv_divisor(fq[q] / double(r), a.vn);
         };
         const T* scj = sc ? sc + ptrdiff_t(j) * a.scale_rs + l * a.scale_ks : nullptr;
         const T* bij = bi ? bi + ptrdiff_t(j) * a.bias_rs + l * a.bias_ks : nullptr;
@@ -542,17 +543,16 @@ inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, const Mv
     }
     RowMoments<E> m{};
     if (std::isfinite(q) && std::isfinite(c1) &&
-        fits_fast_path<E>(double(s) + double(ml), m2, double(n), a.normalize_variance, a.epsilon)) {
+        fits_fast_path<E>(double(s) + double(ml), m2, double(n), a.vn)) {
         m.mh = s;
         m.ml = ml;
-        m.inv = a.normalize_variance ? E(1.0 / std::sqrt(m2 / double(n) + a.epsilon)) : E(1);
+        m.inv = E(inv_divisor(m2 / double(n), a.vn));
         return m;
     }
     // Huge magnitudes, an infinity or NaN, a variance below E's reach.
     m.wide = true;
     const WideFpScope<WideOf<E>> fp;
-    m.norm = wide_norm(wide_moments_n<WideOf<E>>(n, [&](size_t i) { return to_e(x[i]); }), double(n),
-                       a.normalize_variance, a.epsilon);
+    m.norm = wide_norm(wide_moments_n<WideOf<E>>(n, [&](size_t i) { return to_e(x[i]); }), double(n), a.vn);
     return m;
 }
 

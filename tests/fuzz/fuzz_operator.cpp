@@ -5,8 +5,9 @@
 // dtype (invalid too), an ISA cap, ranks 0-9, sizes (0, negative, huge),
 // strides (NULL or explicit: negative, zero, overlapping, huge), axes (count
 // 0-9, repeated, out of range), activation type and parameters (NaN, inf,
-// raw bits), epsilon (NaN, inf, negative), normalize_variance, Scale/Bias
-// shapes, NULL pointers in the descriptor, and the element values. Then:
+// raw bits), epsilon (NaN, inf, negative) and its placement (the _EX
+// descriptor), normalize_variance, Scale/Bias shapes, NULL pointers in the
+// descriptor, and the element values. Then:
 //  - create; a rejected descriptor must leave *op NULL and a non-empty
 //    simdax_last_error(); an accepted one an empty message;
 //  - an independent check of the docs/spec.md rules: a descriptor that breaks one
@@ -83,6 +84,7 @@ struct Case {
     bool null_axes = false;
     int normalize_variance = 1;
     float epsilon = 1e-5f;
+    int placement_raw = 0;  // MVN_EX: simdax_epsilon_placement, or an invalid value
     bool has_activation = false;
     simdax_activation_desc act{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
     float hs_alpha = 0.2f, hs_beta = 0.5f;
@@ -178,7 +180,15 @@ Case decode(const uint8_t* data, size_t size, Bytes& in) {
     (void)size;
     Case c;
     const uint8_t ops = in.u8();
-    c.op_raw = ops < 240 ? 1 + ops % 6 : (ops < 248 ? 0 : (ops < 252 ? 7 : -1));
+    c.op_raw = ops < 240 ? 1 + ops % 6 : (ops < 248 ? 0 : (ops < 252 ? 8 : -1));
+    if (c.op_raw == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION && (ops / 6) % 8 >= 4) {
+        // Half the MVN inputs through simdax_mvn_ex_desc: epsilon on the
+        // variance, on the stddev (twice as often), or an unknown placement.
+        static const int placements[4] = {0, 1, 1, 2};
+        c.op_raw = SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX;
+        c.placement_raw = placements[(ops / 6) % 4];
+        if (c.placement_raw == 2 && (ops / 48) % 2) c.placement_raw = -1;
+    }
     c.op = simdax_operator_type(c.op_raw);
     const uint8_t dts = in.u8();
     const int dt_raw = dts < 240 ? 1 + dts % 4 : (dts < 248 ? 0 : (dts < 252 ? 5 : -3));
@@ -284,11 +294,14 @@ Case decode(const uint8_t* data, size_t size, Bytes& in) {
 
 bool valid_dtype(simdax_dtype d) { return d >= SIMDAX_DTYPE_FLOAT32 && d <= SIMDAX_DTYPE_FLOAT64; }
 
+bool is_mvn(const Case& c) {
+    return c.op == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION ||
+           c.op == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX;
+}
 bool uses_axes(const Case& c) {
     return c.op == SIMDAX_OPERATOR_LOG_SOFTMAX || c.op == SIMDAX_OPERATOR_SOFTMAX ||
-           c.op == SIMDAX_OPERATOR_HARDMAX || c.op == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION;
+           c.op == SIMDAX_OPERATOR_HARDMAX || is_mvn(c);
 }
-bool is_mvn(const Case& c) { return c.op == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION; }
 bool is_elementwise(const Case& c) {
     return c.op == SIMDAX_OPERATOR_HARD_SIGMOID || c.op == SIMDAX_OPERATOR_ACTIVATION;
 }
@@ -384,7 +397,7 @@ Verdict judge(const Case& c, std::string* why) {
         return Verdict::must_reject;
     };
     if (c.null_desc || c.null_inner || c.null_op_out) return reject("a NULL pointer");
-    if (c.op_raw < 1 || c.op_raw > 6) return reject("unknown operator type");
+    if (c.op_raw < 1 || c.op_raw > 7) return reject("unknown operator type");
     for (int k = 0; k < 4; ++k) {
         if (!tensor_used(c, k)) continue;
         if (!c.present[k]) return reject("a NULL tensor descriptor");
@@ -431,6 +444,7 @@ Verdict judge(const Case& c, std::string* why) {
         if (c.normalize_variance != 0 && c.normalize_variance != 1)
             return reject("normalize_variance not 0/1");
         if (!std::isfinite(c.epsilon) || c.epsilon < 0) return reject("epsilon negative or not finite");
+        if (c.placement_raw != 0 && c.placement_raw != 1) return reject("unknown epsilon placement");
         for (int k = 2; k < 4; ++k) {
             if (!c.present[k]) continue;
             if (c.t[k].dtype != x.dtype) return reject("scale/bias dtype differs");
@@ -480,6 +494,7 @@ std::string describe_case(const Case& c) {
     s << "\n  axes (" << c.axis_count << ")" << (c.null_axes ? " NULL" : "") << " [";
     for (uint32_t i = 0; i < c.axis_count && i < kSlots; ++i) s << (i ? "," : "") << c.axes[i];
     s << "] normalize_variance " << c.normalize_variance << " epsilon " << c.epsilon
+      << " placement " << c.placement_raw
       << "\n  activation " << (c.has_activation ? "on" : "off") << " type " << int(c.act.type)
       << " alpha " << c.act.alpha << " beta " << c.act.beta << " gamma " << c.act.gamma
       << "\n  hard_sigmoid alpha " << c.hs_alpha << " beta " << c.hs_beta << "\n  null desc/inner/op "
@@ -546,10 +561,12 @@ std::vector<int64_t> svec(const simdax_tensor_desc& t) {
 
 OpSpec spec_of(const Case& c) {
     OpSpec s;
-    s.op = c.op;
+    s.op = is_mvn(c) ? SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION : c.op;
     s.axes.assign(c.axes, c.axes + c.axis_count);
     s.normalize_variance = c.normalize_variance != 0;
     s.epsilon = c.epsilon;
+    if (c.op == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX)
+        s.epsilon_placement = simdax_epsilon_placement(c.placement_raw);
     s.has_activation = is_mvn(c) ? c.has_activation : c.op == SIMDAX_OPERATOR_ACTIVATION;
     s.activation = c.act;
     s.alpha = c.hs_alpha;
@@ -737,6 +754,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                         c.normalize_variance,
                         c.epsilon,
                         c.has_activation ? &c.act : nullptr};
+    const simdax_mvn_ex_desc mvn_ex{mvn, simdax_epsilon_placement(c.placement_raw)};
     simdax_hard_sigmoid_desc hs{axes_desc.input, axes_desc.output, c.hs_alpha, c.hs_beta};
     simdax_activation_op_desc act{axes_desc.input, axes_desc.output, c.act};
     simdax_operator_desc od{c.op, nullptr};
@@ -744,6 +762,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         case 4: od.desc = &mvn; break;
         case 5: od.desc = &hs; break;
         case 6: od.desc = &act; break;
+        case 7: od.desc = &mvn_ex; break;
         default: od.desc = &axes_desc; break;  // also the invalid types: never read
     }
     if (c.null_inner) od.desc = nullptr;

@@ -68,6 +68,11 @@ std::string describe(const OpSpec& spec, const Operands& io) {
     switch (spec.op) {
         case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
             s << "\n  normalize_variance " << spec.normalize_variance << " epsilon " << spec.epsilon
+              << " placement "
+              << (!spec.epsilon_placement ? "plain desc"
+                  : *spec.epsilon_placement == SIMDAX_EPSILON_ON_STDDEV ? "ex stddev"
+                  : *spec.epsilon_placement == SIMDAX_EPSILON_ON_VARIANCE ? "ex variance"
+                                                                           : "ex invalid")
               << " activation " << (spec.has_activation ? act_string(spec.activation) : "none");
             break;
         case SIMDAX_OPERATOR_HARD_SIGMOID:
@@ -79,10 +84,16 @@ std::string describe(const OpSpec& spec, const Operands& io) {
     return s.str();
 }
 
+simdax_operator_type created_type(const OpSpec& spec) {
+    return spec.op == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION && spec.epsilon_placement
+               ? SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX
+               : spec.op;
+}
+
 const simdax_operator_desc* build_desc(const OpSpec& spec, const Operands& io, DescStorage* st) {
     st->x = io.x.desc();
     st->y = io.y.desc();
-    st->op.type = spec.op;
+    st->op.type = created_type(spec);
     switch (spec.op) {
         case SIMDAX_OPERATOR_LOG_SOFTMAX:
         case SIMDAX_OPERATOR_SOFTMAX:
@@ -103,6 +114,10 @@ const simdax_operator_desc* build_desc(const OpSpec& spec, const Operands& io, D
             st->mvn.epsilon = spec.epsilon;
             st->mvn.fused_activation = spec.has_activation ? &spec.activation : nullptr;
             st->op.desc = &st->mvn;
+            if (spec.epsilon_placement) {
+                st->mvn_ex = {st->mvn, *spec.epsilon_placement};
+                st->op.desc = &st->mvn_ex;
+            }
             break;
         case SIMDAX_OPERATOR_HARD_SIGMOID:
             st->hs = {&st->x, &st->y, spec.alpha, spec.beta};
@@ -128,7 +143,9 @@ simdax_status execute(const OpSpec& spec, Operands& io, bool one_shot, std::stri
             case SIMDAX_OPERATOR_SOFTMAX: s = simdax_softmax(&st.axes_desc, io.x.data(), io.y.data()); break;
             case SIMDAX_OPERATOR_HARDMAX: s = simdax_hardmax(&st.axes_desc, io.x.data(), io.y.data()); break;
             case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
-                s = simdax_mean_variance_normalization(&st.mvn, io.x.data(), sc, bi, io.y.data());
+                s = spec.epsilon_placement
+                        ? simdax_mean_variance_normalization_ex(&st.mvn_ex, io.x.data(), sc, bi, io.y.data())
+                        : simdax_mean_variance_normalization(&st.mvn, io.x.data(), sc, bi, io.y.data());
                 break;
             case SIMDAX_OPERATOR_HARD_SIGMOID: s = simdax_hard_sigmoid(&st.hs, io.x.data(), io.y.data()); break;
             case SIMDAX_OPERATOR_ACTIVATION: s = simdax_activation(&st.act, io.x.data(), io.y.data()); break;
@@ -140,7 +157,7 @@ simdax_status execute(const OpSpec& spec, Operands& io, bool one_shot, std::stri
         if (s == SIMDAX_OK) {
             const simdax_bindings b{io.x.data(), sc, bi, io.y.data()};
             s = simdax_operator_execute(op, &b);
-            if (s == SIMDAX_OK && simdax_operator_get_type(op) != spec.op) {
+            if (s == SIMDAX_OK && simdax_operator_get_type(op) != created_type(spec)) {
                 *error = "simdax_operator_get_type does not return the created type";
                 simdax_operator_destroy(op);
                 return SIMDAX_ERROR_INVALID_ARGUMENT;
@@ -172,6 +189,7 @@ std::vector<double> reference(const OpSpec& spec, const Operands& io, std::vecto
             }
             p.normalize_variance = spec.normalize_variance;
             p.epsilon = spec.epsilon;
+            p.epsilon_on_stddev = spec.epsilon_placement == SIMDAX_EPSILON_ON_STDDEV;
             p.compute_eps = io.x.dtype() == SIMDAX_DTYPE_FLOAT64 ? 0x1p-53 : 0x1p-24;
             p.act = spec.has_activation ? &spec.activation : nullptr;
             return ref_mvn(x, spec.axes, p, slack);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct OpSpec {
     std::vector<uint32_t> axes;  // softmax family, MVN (as passed, any order)
     bool normalize_variance = true;  // MVN
     float epsilon = 1e-5f;           // MVN
+    // MVN: set = created from a simdax_mvn_ex_desc with this placement;
+    // unset = from a simdax_mvn_desc (epsilon on the variance).
+    std::optional<simdax_epsilon_placement> epsilon_placement;
     bool has_activation = false;     // MVN fused activation (ACTIVATION op: always used)
     simdax_activation_desc activation{SIMDAX_ACTIVATION_IDENTITY, 0.f, 0.f, 0.f};
     float alpha = 0.2f, beta = 0.5f;  // HardSigmoid
@@ -37,10 +41,13 @@ struct DescStorage {
     simdax_tensor_desc x{}, y{}, scale{}, bias{};
     simdax_axes_op_desc axes_desc{};
     simdax_mvn_desc mvn{};
+    simdax_mvn_ex_desc mvn_ex{};
     simdax_hard_sigmoid_desc hs{};
     simdax_activation_op_desc act{};
     simdax_operator_desc op{};
 };
+// The operator type the spec creates (MVN: plain or _EX).
+simdax_operator_type created_type(const OpSpec& spec);
 // Fills `st` and returns &st->op for simdax_operator_create.
 const simdax_operator_desc* build_desc(const OpSpec& spec, const Operands& io, DescStorage* st);
 

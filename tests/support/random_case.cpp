@@ -104,6 +104,12 @@ TensorBuffer make_buffer(simdax_dtype dt, const std::vector<int64_t>& sizes, con
     return TensorBuffer(dt, sizes, l.strides, role, l.pad_front, l.pad_back, l.guard_front);
 }
 
+std::optional<simdax_epsilon_placement> random_epsilon_placement(Rng& rng) {
+    const int64_t k = rng.range(0, 2);
+    if (k == 0) return std::nullopt;
+    return k == 1 ? SIMDAX_EPSILON_ON_VARIANCE : SIMDAX_EPSILON_ON_STDDEV;
+}
+
 simdax_activation_desc spec_default_activation(simdax_activation_type t) {
     simdax_activation_desc a{t, 0.f, 0.f, 0.f};
     switch (t) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,10 @@ struct Layout {
 Layout random_layout(Rng& rng, const std::vector<int64_t>& sizes, Role role);
 TensorBuffer make_buffer(simdax_dtype dt, const std::vector<int64_t>& sizes, const Layout& l,
                          Role role);
+
+// MVN's epsilon placement: unset (a plain simdax_mvn_desc), or a
+// simdax_mvn_ex_desc with epsilon on the variance or on the stddev.
+std::optional<simdax_epsilon_placement> random_epsilon_placement(Rng& rng);
 
 // docs/spec.md's documented defaults (written out here, not taken from the library).
 simdax_activation_desc spec_default_activation(simdax_activation_type t);

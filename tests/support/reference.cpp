@@ -237,12 +237,14 @@ std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& a
         const long double var = sq.value() / n;
         double max_dev = 0;
         for (int64_t off : g.inner) max_dev = std::max(max_dev, double(std::fabs(b[off] - mean)));
-        const long double inv = p.normalize_variance ? 1.0L / std::sqrt(var + p.epsilon) : 1.0L;
+        const long double divisor =
+            p.epsilon_on_stddev ? std::sqrt(var) + p.epsilon : std::sqrt(var + p.epsilon);
+        const long double inv = p.normalize_variance ? 1.0L / divisor : 1.0L;
         for (size_t j = 0; j < g.inner.size(); ++j) {
             const double sc = p.scale ? p.scale->base[gs.outer[o] + gs.inner[j]] : 1.0;
             const double bi = p.bias ? p.bias->base[gb.outer[o] + gb.inner[j]] : 0.0;
             long double vl = sc * (b[g.inner[j]] - mean);
-            if (p.normalize_variance) vl /= std::sqrt(var + p.epsilon);
+            if (p.normalize_variance) vl /= divisor;
             const double v = double(vl + bi);
             const size_t at = size_t(g.outer_packed[o] + g.inner_packed[j]);
             y[at] = p.act ? ref_activation(v, *p.act) : v;

@@ -39,6 +39,9 @@ struct MvnParams {
     const StridedView* bias = nullptr;
     bool normalize_variance = true;
     double epsilon = 1e-5;
+    // Where epsilon goes: sqrt(var + epsilon) (DirectML), or sqrt(var) +
+    // epsilon when true (ONNX).
+    bool epsilon_on_stddev = false;
     const simdax_activation_desc* act = nullptr;
     // Unit roundoff of the type the statistics are kept in (float for
     // float32/float16/bfloat16 data): a group's mean is known to about that

@@ -57,6 +57,7 @@ struct CaseParams {
     bool normalize_variance = true;                     // MVN
     float epsilon = 1e-5f;                              // MVN
     std::optional<simdax_activation_desc> activation;   // MVN; nullopt = none
+    simdax_epsilon_placement epsilon_placement = SIMDAX_EPSILON_ON_VARIANCE;  // MVN
     float alpha = 0.2f;                                 // HardSigmoid
     float beta = 0.5f;                                  // HardSigmoid
 };

@@ -42,6 +42,15 @@ std::vector<std::uint32_t> parse_axes(const JsonFields& f, const json& params) {
     return axes;
 }
 
+// "variance" (DirectML, the default) or "stddev" (ONNX).
+simdax_epsilon_placement parse_epsilon_placement(const JsonFields& f, const json& value) {
+    const std::string where = "params.epsilon_placement";
+    const std::string name = f.as_string(value, where);
+    if (name == "variance") return SIMDAX_EPSILON_ON_VARIANCE;
+    if (name == "stddev") return SIMDAX_EPSILON_ON_STDDEV;
+    f.fail(where, "unknown placement '" + name + "' (expected \"variance\" or \"stddev\")");
+}
+
 CaseParams parse_params(const JsonFields& f, const json& doc, CaseOp op) {
     const json& params = f.required(doc, "", "params");
     f.require_object(params, "params");
@@ -54,13 +63,17 @@ CaseParams parse_params(const JsonFields& f, const json& doc, CaseOp op) {
         out.axes = parse_axes(f, params);
         break;
     case CaseOp::MeanVarianceNormalization:
-        f.allow_only(params, "params", {"axes", "normalize_variance", "epsilon", "activation"});
+        f.allow_only(params, "params",
+                     {"axes", "normalize_variance", "epsilon", "activation", "epsilon_placement"});
         out.axes = parse_axes(f, params);
         out.normalize_variance = f.as_bool(f.required(params, "params", "normalize_variance"),
                                            "params.normalize_variance");
         out.epsilon = f.as_float32(f.required(params, "params", "epsilon"), "params.epsilon");
         if (const json* act = f.optional(params, "activation")) {
             out.activation = parse_activation(f, *act, "params.activation");
+        }
+        if (const json* placement = f.optional(params, "epsilon_placement")) {
+            out.epsilon_placement = parse_epsilon_placement(f, *placement);
         }
         break;
     case CaseOp::HardSigmoid:

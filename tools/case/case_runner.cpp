@@ -63,6 +63,7 @@ OperatorRun::OperatorRun(const Case& c) : case_(c) {
                              static_cast<std::uint32_t>(c.params.axes.size()),
                              c.params.axes.data(), c.params.normalize_variance ? 1 : 0,
                              c.params.epsilon, c.params.activation ? &*c.params.activation : nullptr};
+    const simdax_mvn_ex_desc mvn_ex_desc{mvn_desc, c.params.epsilon_placement};
     simdax_hard_sigmoid_desc hs_desc{&input.desc, &output.desc, c.params.alpha, c.params.beta};
 
     simdax_operator_desc desc{};
@@ -71,7 +72,11 @@ OperatorRun::OperatorRun(const Case& c) : case_(c) {
     case CaseOp::Softmax: desc = {SIMDAX_OPERATOR_SOFTMAX, &axes_desc}; break;
     case CaseOp::Hardmax: desc = {SIMDAX_OPERATOR_HARDMAX, &axes_desc}; break;
     case CaseOp::MeanVarianceNormalization:
-        desc = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc};
+        // The plain descriptor for DirectML's placement, as its users create it.
+        desc = c.params.epsilon_placement == SIMDAX_EPSILON_ON_VARIANCE
+                   ? simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc}
+                   : simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX,
+                                          &mvn_ex_desc};
         break;
     case CaseOp::HardSigmoid: desc = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs_desc}; break;
     }
