@@ -12,6 +12,12 @@
 // in quick succession (an engine running layer after layer) find them awake.
 // (The mutex is the pool's, taken to publish a call and to sleep; an
 // operator's execute takes none of its own.)
+//
+// The pool runs one call at a time: engines share a pool between request
+// threads, and a second call published over a running one would take its
+// task, argument and counters. A caller that finds the pool busy runs its
+// tasks on its own thread instead of waiting (the output is the same for
+// every split); so does a task that calls the pool it runs on.
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -38,6 +44,7 @@ struct simdax_threadpool {
     std::condition_variable wake;
     std::vector<std::thread> workers;
     std::atomic<uint32_t> epoch{0};  // call number, bumped per parallel-for
+    std::atomic<bool> busy{false};   // a caller owns the fields below until its call is done
     bool stop = false;               // under mu
     // The current call (written under mu before epoch is bumped).
     simdax_task_fn task = nullptr;
@@ -82,7 +89,10 @@ struct simdax_threadpool {
     }
 
     void parallel_for(size_t n, simdax_task_fn fn, void* a) {
-        if (workers.empty() || n <= 1 || n > 0xffffffffu) {
+        bool idle = false;
+        if (workers.empty() || n <= 1 || n > 0xffffffffu ||
+            !busy.compare_exchange_strong(idle, true, std::memory_order_acquire,
+                                          std::memory_order_relaxed)) {
             for (size_t i = 0; i < n; ++i) fn(a, i);
             return;
         }
@@ -104,6 +114,7 @@ struct simdax_threadpool {
             if (i < kSpins) SIMDAX_CPU_RELAX();
             else std::this_thread::yield();
         }
+        busy.store(false, std::memory_order_release);
     }
 };
 

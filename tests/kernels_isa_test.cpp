@@ -19,6 +19,7 @@
 #include "support/dtype.hpp"
 #include "support/reference.hpp"
 #include "support/tensor_buffer.hpp"
+#include "support/test_env.hpp"
 #include "tables.hpp"
 
 namespace {
@@ -139,10 +140,7 @@ RefMoments ref_moments(const std::vector<double>& g) {
 // ------------------------------------------------------------------ inputs
 // Emulated-CPU runs (qemu) skip the multi-megabyte streaming sizes: native
 // runs cover them on every ISA, and under TCG they take minutes.
-bool emulated_run() {
-    const char* e = std::getenv("SIMDAX_TEST_EMULATED");
-    return e && *e == '1';
-}
+using sxt::emulated_run;
 
 std::vector<size_t> sweep_sizes() {
     std::vector<size_t> n;

@@ -297,7 +297,8 @@ SIMDAX_API size_t simdax_operator_describe(const simdax_operator* op, char* buf,
 /* --------------------------------------------------------- multi-core */
 /* A caller's thread pool, as a parallel-for: it must call task(task_arg, i)
  * once for every i in [0, task_count), on any of its threads (the calling
- * one included), and return only when all calls have returned. */
+ * one included), and return only when all calls have returned. Several
+ * threads may call it at once; their tasks may run in any order, mixed. */
 typedef void (*simdax_task_fn)(void* task_arg, size_t task_index);
 typedef void (*simdax_parallel_for_fn)(void* context, size_t task_count, simdax_task_fn task,
                                        void* task_arg);
@@ -317,9 +318,11 @@ SIMDAX_API simdax_status simdax_operator_execute_parallel(const simdax_operator*
 
 /* A small built-in pool for callers without one: threads - 1 workers plus
  * the calling thread. simdax_threadpool_parallel() gives the hook to pass
- * to execute_parallel. One parallel-for at a time per pool. After a call
- * the workers spin for up to about a millisecond before they sleep, so
- * back-to-back calls do not pay for waking them. */
+ * to execute_parallel. Any number of threads may share one pool: it runs
+ * one call at a time, and a call made while it is busy runs on its calling
+ * thread alone (same output, no waiting). After a call the workers spin for
+ * up to about a millisecond before they sleep, so back-to-back calls do not
+ * pay for waking them. */
 typedef struct simdax_threadpool simdax_threadpool;
 SIMDAX_API simdax_status simdax_threadpool_create(uint32_t threads, simdax_threadpool** pool);
 SIMDAX_API void simdax_threadpool_destroy(simdax_threadpool* pool);
