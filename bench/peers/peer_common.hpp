@@ -1,6 +1,6 @@
 // Shared by the C++ drivers of the peer comparison (simdax_peer.cpp,
-// onednn_peer.cpp): the workload list (workloads.txt), the data files
-// (make_data.py), the timing rule (same constants as peers_common.py and
+// onednn_peer.cpp, xnnpack_peer.cpp): the workload list (workloads.txt), the
+// data files (make_data.py), the timing rule (same constants as peers_common.py and
 // node/ort_peer.js), the memcpy baseline and the JSON-lines result format.
 #pragma once
 
