@@ -28,9 +28,7 @@
 
 namespace {
 
-struct Unsupported : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+using peers::Unsupported;
 
 const char* status_name(xnn_status s) {
     switch (s) {
@@ -222,25 +220,12 @@ int main(int argc, char** argv) {
         for (int threads : args.threads) {
             pthreadpool_t pool = threads > 1 ? pthreadpool_create(size_t(threads)) : nullptr;
             for (const std::string& variant : variants(w)) {
-                std::string impl = w.op + " " + variant, note;
-                try {
-                    std::unique_ptr<Plan> p = build(w, variant, x.data(), out.data(), k, pool);
-                    impl = p->impl, note = p->note;
-                    std::memset(out.data(), 0, out.size());
-                    const double t = peers::time_call([&] { p->run(pool); });
-                    const std::string name = peers::out_name("xnnpack", w, threads, impl);
-                    peers::write_file(args.out_dir + "/" + name, out.data(), w.bytes());
-                    results.write(w, threads, impl, note, "ok", t, memcpy_ns, name);
-                    std::fprintf(stderr, "  %-4s %dT %10.1f us (memcpy %.1f us) %s\n",
-                                 w.id.c_str(), threads, t / 1e3, memcpy_ns / 1e3, impl.c_str());
-                } catch (const Unsupported& e) {
-                    results.write(w, threads, "-", note, "unsupported", -1, memcpy_ns, "",
-                                  e.what());
-                } catch (const std::exception& e) {
-                    results.write(w, threads, impl, note, "error", -1, memcpy_ns, "", e.what());
-                    std::fprintf(stderr, "  %-4s %dT error: %s\n", w.id.c_str(), threads,
-                                 e.what());
-                }
+                peers::time_candidate(
+                    results, args, "xnnpack", w, threads, memcpy_ns, out, w.op + " " + variant,
+                    [&] {
+                        std::shared_ptr<Plan> p = build(w, variant, x.data(), out.data(), k, pool);
+                        return peers::Candidate{p->impl, p->note, [p, pool] { p->run(pool); }};
+                    });
             }
             if (pool) pthreadpool_destroy(pool);
         }
