@@ -2,9 +2,9 @@
 comparison table.
 
 Usage: /usr/bin/python3 check_peers.py DATA_DIR OUT_DIR TABLE_MD [--keep-outputs]
-Reads OUT_DIR/{simdax,onednn,torch,ort}.jsonl and the output files they
-name; writes TABLE_MD and prints the same markdown; deletes the output files
-unless --keep-outputs.
+Reads OUT_DIR/{simdax,onednn,torch,ort,xnnpack}.jsonl and the output files
+they name; writes TABLE_MD and prints the same markdown; deletes the output
+files unless --keep-outputs.
 
 Tolerances (docs/spec.md "Accuracy", measured against float64 on the same inputs):
 f32 LogSoftmax |y-ref| <= 1e-5*max(1,|ref|); Softmax <= 1e-6 + 1e-5*ref;
@@ -23,7 +23,8 @@ import numpy as np
 from peers_common import (ALPHA, BETA, EPSILON, from_bf16_bits, load_workloads,
                           read_tensor, storage_dtype, to_bf16_bits, to_float64)
 
-PEERS = [("onednn", "oneDNN"), ("torch", "PyTorch"), ("ort", "ONNX Runtime")]
+PEERS = [("onednn", "oneDNN"), ("torch", "PyTorch"), ("ort", "ONNX Runtime"),
+         ("xnnpack", "XNNPACK")]
 
 
 # ------------------------------------------------------------ reference
@@ -147,6 +148,32 @@ def ort_opt_note(out_dir, rec, w):
             % (w.dtype, ", ".join(ops)))
 
 
+def ort_call_lines(records, workloads, threads_seen):
+    """ONNX Runtime end to end through onnxruntime-node, per row: the
+    session.run time of the configuration timed so and what it adds to ORT's
+    own time."""
+    rows = []
+    for w in workloads:
+        parts = []
+        for t in threads_seen:
+            good = [r for r in records if r["key"] == "ort" and r["id"] == w.id
+                    and r["threads"] == t and r.get("correct") and r.get("call_ns")]
+            if good:
+                r = good[0]  # ort_peer.js times the fastest configuration only
+                extra = r["call_ns"] - r["time_ns"]  # from two sessions: noise can win
+                parts.append("%dT %s (%s; binding %s)" % (
+                    t, fmt_us(r["call_ns"]), r["impl"],
+                    "+" + fmt_us(extra) if extra > 0 else "below the noise"))
+        if parts:
+            rows.append("- %s: %s" % (w.id, ", ".join(parts)))
+    if not rows:
+        return []
+    return ["", "ONNX Runtime as a Node caller sees it: session.run of onnxruntime-node, end to "
+            "end on the JS clock, profiler off, the row's fastest configuration (ORT's own time "
+            "+ the binding, which copies every output into a new ArrayBuffer on every call, "
+            "even a preallocated one):", ""] + rows
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     keep = "--keep-outputs" in sys.argv
@@ -203,8 +230,7 @@ def main():
     versions = {}
     for r in records:
         versions.setdefault(r["key"], r["version"])
-    overhead = {r["threads"]: r["time_ns"] for r in records
-                if r["key"] == "ort" and r["id"] == "overhead"}
+    overhead = {r["threads"]: r for r in records if r["key"] == "ort" and r["id"] == "overhead"}
 
     notes = []  # footnote texts
 
@@ -213,19 +239,47 @@ def main():
             notes.append(text)
         return "[%d]" % (notes.index(text) + 1)
 
+    def memcpy_of(rec):
+        """The record's own memcpy baseline; ONNX Runtime's time is native and
+        its driver is Node, so it takes the one simdax_peer timed."""
+        if rec.get("memcpy_ns"):
+            return rec["memcpy_ns"]
+        native = [r["memcpy_ns"] for r in records
+                  if r["id"] == rec["id"] and r["key"] == "simdax" and r.get("memcpy_ns")]
+        return native[0] if native else float("nan")
+
+    def na_reason(rs):
+        """The note text of a peer's row it could not run."""
+        plain = sorted({r["reason"] for r in rs})
+        return "; ".join(plain if len(plain) == 1 else sorted(
+            {"%s: %s" % (r["impl"], r["reason"]) for r in rs}))
+
     def best(key, wid, t):
         """(best correct record, list of all records) for a peer and row."""
         rs = [r for r in records if r["key"] == key and r["id"] == wid and r["threads"] == t]
         good = [r for r in rs if r["status"] == "ok" and r.get("correct")]
         return (min(good, key=lambda r: r["time_ns"]) if good else None), rs
 
+    # Rows a peer cannot run, grouped by reason: one note lists them all.
+    na_rows = {}
+    for w in workloads:
+        for t in threads_seen:
+            for key, _ in PEERS:
+                rs = best(key, w.id, t)[1]
+                if rs and not any(r["status"] == "ok" for r in rs):
+                    ids = na_rows.setdefault((key, na_reason(rs)), [])
+                    if w.id not in ids:
+                        ids.append(w.id)
+
     head = ["id", "workload", "dtype", "thr",
             "simdax %s" % versions.get("simdax", "")]
     for key, name in PEERS:
         h = "%s %s" % (name, versions.get(key, "(not run)"))
         if key == "ort" and overhead:
-            h += " (call overhead %s)" % ", ".join(
-                "%dT %s" % (t, fmt_us(overhead[t])) for t in sorted(overhead))
+            h += " own time (Identity [4]: model_run %s; Node session.run %s)" % tuple(
+                ", ".join("%dT %s" % (t, fmt_us(overhead[t][f])) for t in sorted(overhead)
+                          if overhead[t].get(f))
+                for f in ("time_ns", "call_ns"))
         head.append(h)
     head += ["fastest peer", "simdax speedup"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -240,7 +294,8 @@ def main():
             for key, _ in [("simdax", "simdax")] + PEERS:
                 b, rs = best(key, w.id, t)
                 if b is not None:
-                    cell = "%s %s" % (fmt_us(b["time_ns"]), fmt_ratio(b["time_ns"] / b["memcpy_ns"]))
+                    cell = "%s %s" % (fmt_us(b["time_ns"]),
+                                      fmt_ratio(b["time_ns"] / memcpy_of(b)))
                     n = b.get("note") or ""
                     if key == "ort":
                         extra = ort_opt_note(out_dir, b, w)
@@ -261,7 +316,7 @@ def main():
                     if wrong:
                         r = min(wrong, key=lambda r: r["err_ratio"])
                         detail = "max err %.3g× tolerance" % r["err_ratio"]
-                        if w.op == "hardmax":
+                        if w.op == "hardmax" and r["err_ratio"] != float("inf"):
                             detail = "%d elements differ" % int(r["err_ratio"])
                         if "worst_vals" in r:
                             detail += ", got %.7g want %.7g" % r["worst_vals"]
@@ -269,11 +324,10 @@ def main():
                             dict(PEERS).get(key, key), w.id, r["impl"], detail,
                             "; " + r["note"] if r.get("note") else ""))
                     else:
-                        plain = sorted({r["reason"] for r in rs})
-                        reasons = plain if len(plain) == 1 else sorted(
-                            {"%s: %s" % (r["impl"], r["reason"]) for r in rs})
+                        reason = na_reason(rs)
+                        ids = na_rows.get((key, reason), [w.id])
                         cell = "n/a " + note_ref("%s %s: %s" % (
-                            dict(PEERS).get(key, key), w.id, "; ".join(reasons)))
+                            dict(PEERS).get(key, key), ", ".join(ids), reason))
                 row.append(cell)
             peer_best = [(cells[k]["time_ns"], name) for k, name in PEERS if k in cells]
             if peer_best:
@@ -300,14 +354,19 @@ def main():
                 break
     except OSError:
         pass
-    out = ["# simdax vs oneDNN, PyTorch, ONNX Runtime", "",
+    out = ["# simdax vs oneDNN, PyTorch, ONNX Runtime, XNNPACK", "",
            "Machine: %s, %d cores%s. `thr`: threads (1, and all the machine's cores). "
            "Each cell: median time per call, then × the time of a memcpy of the input's bytes "
            "measured in the same process (single-threaded memcpy; the copy reads and writes "
            "what the op does, up to Scale/Bias). Only outputs that match the float64 reference "
            "are timed (wrong = failed the check, n/a = the peer cannot run it); a peer's figure "
            "is the fastest of its correct candidate implementations (listed below the table). "
-           "Speedup = fastest peer's time / simdax's time (> 1: simdax is faster)."
+           "Speedup = fastest peer's time / simdax's time (> 1: simdax is faster). "
+           "ONNX Runtime (CPU provider, all graph optimizations, intra-op threads = thr): its "
+           "own time per run, from its profiler (the `model_run` event of each session.run), "
+           "× the memcpy timed by the simdax process. model_run includes the profiler's own "
+           "bookkeeping, a few µs per node: the Identity model's model_run in the header "
+           "bounds it for one node. What the Node binding adds is listed below the table."
            % (cpu, os.cpu_count() or 0, load), ""]
     out += lines
     if speedups:
@@ -316,6 +375,7 @@ def main():
             per.setdefault(wid, []).append("%dT %.2f× (vs %s)" % (t, sp, pname))
         out += ["", "simdax speedup over the fastest peer: " + "; ".join(
             "%s %s" % (wid, ", ".join(v)) for wid, v in per.items()) + "."]
+    out += ort_call_lines(records, workloads, threads_seen)
     out += ["", "Notes:", ""]
     out += ["%d. %s" % (i + 1, n) for i, n in enumerate(notes)]
     out += ["", "What each peer ran (fastest correct candidate, 1 thread):", ""]

@@ -40,9 +40,7 @@ using dnnl::memory;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 
-struct Unsupported : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+using peers::Unsupported;
 
 memory::dims row_major_strides(const memory::dims& dims) {
     memory::dims s(dims.size(), 1);
@@ -363,27 +361,12 @@ int main(int argc, char** argv) {
         for (int threads : args.threads) {
             omp_set_num_threads(threads);
             for (const std::string& variant : variants(w)) {
-                std::string impl = w.op + " " + variant, note;
-                try {
-                    std::unique_ptr<Pipeline> p = build(w, in, out.data(), variant);
-                    impl = p->name(), note = p->note;
-                    std::memset(out.data(), 0, out.size());
-                    const double t = peers::time_call([&] { p->run(); });
-                    const std::string name = peers::out_name("onednn", w, threads, impl);
-                    peers::write_file(args.out_dir + "/" + name, out.data(), out.size());
-                    results.write(w, threads, impl, note, "ok", t, memcpy_ns, name);
-                    std::fprintf(stderr, "  %-4s %dT %10.1f us (memcpy %.1f us) %s\n",
-                                 w.id.c_str(), threads, t / 1e3, memcpy_ns / 1e3, impl.c_str());
-                } catch (const Unsupported& e) {
-                    results.write(w, threads, impl, note, "unsupported", -1, memcpy_ns, "",
-                                  e.what());
-                    std::fprintf(stderr, "  %-4s %dT unsupported: %s\n", w.id.c_str(), threads,
-                                 e.what());
-                } catch (const std::exception& e) {
-                    results.write(w, threads, impl, note, "error", -1, memcpy_ns, "", e.what());
-                    std::fprintf(stderr, "  %-4s %dT error: %s\n", w.id.c_str(), threads,
-                                 e.what());
-                }
+                peers::time_candidate(
+                    results, args, "onednn", w, threads, memcpy_ns, out, w.op + " " + variant,
+                    [&] {
+                        std::shared_ptr<Pipeline> p = build(w, in, out.data(), variant);
+                        return peers::Candidate{p->name(), p->note, [p] { p->run(); }};
+                    });
             }
         }
     }

@@ -1,6 +1,6 @@
 // Shared by the C++ drivers of the peer comparison (simdax_peer.cpp,
-// onednn_peer.cpp): the workload list (workloads.txt), the data files
-// (make_data.py), the timing rule (same constants as peers_common.py and
+// onednn_peer.cpp, xnnpack_peer.cpp): the workload list (workloads.txt), the
+// data files (make_data.py), the timing rule (same constants as peers_common.py and
 // node/ort_peer.js), the memcpy baseline and the JSON-lines result format.
 #pragma once
 
@@ -260,6 +260,45 @@ inline Args parse_args(int argc, char** argv, const char* usage) {
 
 inline bool selected(const Args& a, const Workload& w) {
     return a.only.empty() || std::find(a.only.begin(), a.only.end(), w.id) != a.only.end();
+}
+
+// Thrown by a driver's build when the peer cannot run a workload (the table
+// shows n/a with this reason).
+struct Unsupported : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// One candidate implementation a driver built: its name, note and the call
+// to time (which writes the workload's output buffer).
+struct Candidate {
+    std::string impl, note;
+    std::function<void()> run;
+};
+
+// Builds, times and records one candidate of w into `out` (w.bytes() of it
+// are written to the candidate's output file). `impl` names it if the build
+// throws: Unsupported is recorded as n/a, anything else as an error.
+inline void time_candidate(ResultWriter& results, const Args& args, const std::string& peer,
+                           const Workload& w, int threads, double memcpy_ns, const Buffer& out,
+                           std::string impl, const std::function<Candidate()>& build) {
+    std::string note;
+    try {
+        const Candidate c = build();
+        impl = c.impl, note = c.note;
+        std::memset(out.data(), 0, out.size());
+        const double t = time_call(c.run);
+        const std::string name = out_name(peer, w, threads, impl);
+        write_file(args.out_dir + "/" + name, out.data(), w.bytes());
+        results.write(w, threads, impl, note, "ok", t, memcpy_ns, name);
+        std::fprintf(stderr, "  %-4s %dT %10.1f us (memcpy %.1f us) %s\n", w.id.c_str(), threads,
+                     t / 1e3, memcpy_ns / 1e3, impl.c_str());
+    } catch (const Unsupported& e) {
+        results.write(w, threads, impl, note, "unsupported", -1, memcpy_ns, "", e.what());
+        std::fprintf(stderr, "  %-4s %dT unsupported: %s\n", w.id.c_str(), threads, e.what());
+    } catch (const std::exception& e) {
+        results.write(w, threads, impl, note, "error", -1, memcpy_ns, "", e.what());
+        std::fprintf(stderr, "  %-4s %dT error: %s\n", w.id.c_str(), threads, e.what());
+    }
 }
 
 }  // namespace peers

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Side-by-side comparison of simdax with oneDNN, PyTorch and ONNX Runtime on
+# Side-by-side comparison of simdax with oneDNN, PyTorch, ONNX Runtime and
+# XNNPACK on
 # the workloads of bench/peers/workloads.txt, on this machine, in one run:
 # single thread and all the machine's threads. Prints ONE table (time and
 # ratio to a memcpy of the same bytes for simdax and every peer, each peer's
@@ -8,7 +9,8 @@
 # first; a wrong result is shown as "wrong", not timed.
 #
 # Installs what is missing: Debian libdnnl-dev, python3-torch, python3-onnx,
-# python3-numpy (nodejs/npm only if there is no node/npm at all), and
+# python3-numpy, libxnnpack-dev, libpthreadpool-dev (nodejs/npm only if there
+# is no node/npm at all), and
 # onnxruntime-node with `npm install --ignore-scripts` into bench/peers/node/.
 #
 # Usage: tools/scripts/compare_peers.sh [--only W1,W2,...] [--threads "1 2"] [--keep-outputs]
@@ -38,7 +40,7 @@ log() { printf '[compare_peers %4ss] %s\n' "$(( $(date +%s) - start ))" "$*" >&2
 # ------------------------------------------------------------------ install
 bash "$root/tools/scripts/install_deps.sh"
 missing=()
-for p in libdnnl-dev python3-torch python3-onnx python3-numpy; do
+for p in libdnnl-dev python3-torch python3-onnx python3-numpy libxnnpack-dev libpthreadpool-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 command -v node >/dev/null || missing+=(nodejs)
@@ -70,13 +72,36 @@ lib=$(find "$bdir" -name 'libsimdax.so' -print -quit)
 [ -n "$lib" ] || { echo "libsimdax.so not found under $bdir" >&2; exit 1; }
 libdir=$(dirname "$lib")
 cxx=${CXX:-g++}
+stale() {  # binary sources...: true (and the binary removed) if it is older than a source
+  local bin=$1 src
+  shift
+  for src in "$@"; do
+    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+      rm -f "$bin"
+      return 0
+    fi
+  done
+  return 1
+}
 log "building the drivers"
-$cxx -O2 -std=c++17 -I"$root/include" "$peers/simdax_peer.cpp" -o "$out/simdax_peer" \
-  -L"$libdir" -lsimdax -Wl,-rpath,"$libdir" -lpthread &
+if stale "$out/simdax_peer" "$peers/simdax_peer.cpp" "$peers/peer_common.hpp" "$lib" \
+    "$root/include/simdax/simdax.h"; then
+  $cxx -O2 -std=c++17 -I"$root/include" "$peers/simdax_peer.cpp" -o "$out/simdax_peer" \
+    -L"$libdir" -lsimdax -Wl,-rpath,"$libdir" -lpthread &
+fi
 have_dnnl=0
 if [ -f /usr/include/oneapi/dnnl/dnnl.hpp ]; then
   have_dnnl=1
-  $cxx -O2 -std=c++17 -fopenmp "$peers/onednn_peer.cpp" -o "$out/onednn_peer" -ldnnl &
+  if stale "$out/onednn_peer" "$peers/onednn_peer.cpp" "$peers/peer_common.hpp"; then
+    $cxx -O2 -std=c++17 -fopenmp "$peers/onednn_peer.cpp" -o "$out/onednn_peer" -ldnnl &
+  fi
+fi
+have_xnnpack=0
+if [ -f /usr/include/xnnpack.h ] && [ -f /usr/include/pthreadpool.h ]; then
+  have_xnnpack=1
+  if stale "$out/xnnpack_peer" "$peers/xnnpack_peer.cpp" "$peers/peer_common.hpp"; then
+    $cxx -O2 -std=c++17 "$peers/xnnpack_peer.cpp" -o "$out/xnnpack_peer" -lXNNPACK -lpthreadpool &
+  fi
 fi
 wait
 
@@ -90,8 +115,9 @@ results="$out/results"
 rm -rf "$results"
 mkdir -p "$results"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-export PEERS_TORCH_DEB
+export PEERS_TORCH_DEB PEERS_XNNPACK_DEB
 PEERS_TORCH_DEB=$(dpkg-query -W -f='${Version}' python3-torch 2>/dev/null || true)
+PEERS_XNNPACK_DEB=$(dpkg-query -W -f='${Version}' libxnnpack-dev 2>/dev/null || true)
 run() {  # name command...: a peer that fails leaves its column "not run"
   local name=$1
   shift
@@ -109,7 +135,20 @@ if [ "$have_dnnl" = 1 ]; then
 fi
 # shellcheck disable=SC2086
 run torch $py "$peers/torch_peer.py" "$out/data" "$results" $threads "${only[@]}"
+if [ "$have_xnnpack" = 1 ]; then
+  # shellcheck disable=SC2086
+  run xnnpack "$out/xnnpack_peer" "$peers/workloads.txt" "$out/data" "$results" $threads \
+    "${only[@]}"
+fi
+# onnxruntime-node copies every output of every session.run into a new
+# ArrayBuffer. V8 frees those only at its collections, many at once, and with
+# glibc's default thresholds the freed memory goes back to the kernel (heap
+# trim, or munmap above the adaptive mmap threshold): the next buffers fault
+# in fresh zeroed pages, one fault per 4 KB (W1's 500 KB output: ~90 faults,
+# most of a 1.5 ms call). Keeping freed memory, as a process that runs a model
+# repeatedly would, leaves the binding's real cost: allocation and copy.
 # shellcheck disable=SC2086
+GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=134217728 \
 run ort node "$peers/node/ort_peer.js" "$peers/workloads.txt" "$out/data" "$out/models" \
   "$results" $threads "${only[@]}"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -1,9 +1,26 @@
 // ONNX Runtime side of the peer comparison: onnxruntime-node (npm, installed
 // with --ignore-scripts), CPU execution provider, the models of
 // make_models.py. One session per model and thread count (intraOpNumThreads
-// 1 or N, interOpNumThreads 1, sequential, all graph optimizations),
-// preallocated output. The binding's per-call overhead (Identity on 4 floats)
-// is measured and reported beside the figures, not subtracted.
+// 1 or N, interOpNumThreads 1, sequential, all graph optimizations), with
+// ORT's profiler on.
+//
+// Two figures:
+// - time_ns, ORT's own time: the profiler's `model_run` duration of every
+//   session.run (InferenceSession::Run inside ORT, from feeds to fetches),
+//   under the shared timing rule (median over batches of the batch's mean).
+//   This is what the table compares. It includes the profiler's own
+//   bookkeeping (a few us per node; Identity on 4 floats bounds it). Each
+//   model runs twice in its session, with a preallocated output (ORT writes
+//   into it) and with ORT allocating the output (from its arena); both
+//   outputs are checked, the faster correct one is shown.
+// - call_ns, end to end: session.run as a Node caller sees it, on the JS
+//   clock, in a session without the profiler, for the row's fastest
+//   configuration. onnxruntime-node 1.30 copies every output into a new
+//   ArrayBuffer on every call, even into a preallocated one, so this adds an
+//   allocation and a copy of the output to ORT's time; the table lists it
+//   apart, with Identity's. compare_peers.sh runs this with glibc keeping
+//   freed memory (GLIBC_TUNABLES, see there), else those buffers also fault
+//   in fresh pages.
 //
 // Usage: node ort_peer.js WORKLOADS DATA_DIR MODEL_DIR OUT_DIR [THREADS...] [--only ID,...]
 'use strict';
@@ -18,6 +35,7 @@ const MIN_SAMPLES = 5;
 const MAX_SAMPLES = 61;
 
 const now = () => Number(process.hrtime.bigint());
+const us = (ns) => (ns / 1e3).toFixed(1);
 
 function median(v) {
   const s = [...v].sort((a, b) => a - b);
@@ -25,6 +43,10 @@ function median(v) {
   return n % 2 ? s[(n - 1) / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
+// Times fn under the shared timing rule. Returns the median ns per call and
+// how the calls were made: call 0 is the warm-up, call 1 sizes the batches,
+// then `batches` batches of k calls (so per-call figures recorded elsewhere,
+// like ORT's profile, can be grouped the same way).
 async function timeCall(fn) {
   await fn();  // warm-up
   let t0 = now();
@@ -39,11 +61,40 @@ async function timeCall(fn) {
     samples.push((now() - t0) / k);
     if (samples.length >= MIN_SAMPLES && now() - start >= TIME_BUDGET_NS) break;
   }
+  return {ns: median(samples), k, batches: samples.length};
+}
+
+// The profiler's durations are whole microseconds, truncated: +0.5 us per run
+// removes that bias on average.
+const PROFILE_TRUNCATION_NS = 500;
+
+// ORT's own ns per call of a timeCall whose first call was run number
+// `first` of the session, from the session's model_run durations (us), by the
+// same rule: median over the batches of each batch's mean.
+function ownTime(runUs, first, t) {
+  const samples = [];
+  for (let b = 0; b < t.batches; ++b) {
+    let sum = 0;
+    for (let i = 0; i < t.k; ++i) sum += runUs[first + 2 + b * t.k + i];
+    samples.push(sum * 1e3 / t.k + PROFILE_TRUNCATION_NS);
+  }
   return median(samples);
 }
 
-function timeCallSync(fn) {
-  return timeCall(() => { fn(); return null; });
+// Ends the session's profile and returns its model_run durations (us) in run
+// order; deletes the profile file.
+function modelRuns(session, dir, prefix) {
+  session.endProfiling();
+  const files = fs.readdirSync(dir)
+                   .filter((f) => f.startsWith(`${prefix}_`) && f.endsWith('.json'));
+  if (files.length !== 1) {
+    throw new Error(`expected one profile ${prefix}_*.json in ${dir}, found ${files.length}`);
+  }
+  const file = path.join(dir, files[0]);
+  const events = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.unlinkSync(file);
+  return events.filter((e) => e.cat === 'Session' && e.name === 'model_run')
+               .sort((a, b) => a.ts - b.ts).map((e) => e.dur);
 }
 
 function loadWorkloads(file) {
@@ -123,68 +174,123 @@ async function main() {
       rec)) + '\n');
   console.error(`onnxruntime-node ${version}`);
 
+  const profDir = path.join(outDir, 'ort', 'profile');
+  fs.mkdirSync(profDir, {recursive: true});
+  const profiled = (prefix) => ({enableProfiling: true,
+                                 profileFilePrefix: path.join(profDir, prefix)});
+
+  // Runs each candidate's fetches (a preallocated output, or null: ORT
+  // allocates it) under timeCall in one profiled session, then once more for
+  // the output. Returns [{ownNs, result}] in candidate order.
+  async function timeProfiled(session, prefix, feeds, fetchList) {
+    let runs = 0;
+    const timed = [];
+    for (const fetches of fetchList) {
+      const first = runs;
+      const run = () => {
+        ++runs;
+        return fetches ? session.run(feeds, fetches) : session.run(feeds);
+      };
+      const t = await timeCall(run);
+      const result = await run();
+      timed.push({first, t, result});
+    }
+    const runUs = modelRuns(session, profDir, prefix);
+    if (runUs.length !== runs) {
+      throw new Error(`profile has ${runUs.length} model_run events for ${runs} runs`);
+    }
+    return timed.map(({first, t, result}) => ({ownNs: ownTime(runUs, first, t), result}));
+  }
+
+  // session.run end to end on the JS clock, in a session without the profiler.
+  async function timeCallEndToEnd(modelFile, threads, feeds, fetches) {
+    const session = await ort.InferenceSession.create(modelFile, sessionOptions(threads));
+    try {
+      return (await timeCall(() => fetches ? session.run(feeds, fetches) : session.run(feeds))).ns;
+    } finally {
+      await session.release();
+    }
+  }
+
   // Per-call overhead of the binding: Identity on 4 floats.
+  const identity = path.join(modelDir, 'identity.onnx');
   for (const threads of threadsList) {
-    const s = await ort.InferenceSession.create(path.join(modelDir, 'identity.onnx'),
-                                                sessionOptions(threads));
+    const prefix = `identity.t${threads}`;
+    const s = await ort.InferenceSession.create(identity,
+                                                sessionOptions(threads, profiled(prefix)));
     const x = new ort.Tensor('float32', new Float32Array(4), [4]);
-    const y = new ort.Tensor('float32', new Float32Array(4), [4]);
-    const ns = await timeCall(() => s.run({x}, {y}));
-    write({id: 'overhead', threads, impl: 'Identity [4] f32', status: 'ok', time_ns: ns});
-    console.error(`  call overhead ${threads}T ${(ns / 1e3).toFixed(1)} us`);
+    const fetches = {y: new ort.Tensor('float32', new Float32Array(4), [4])};
+    const [{ownNs}] = await timeProfiled(s, prefix, {x}, [fetches]);
     await s.release();
+    const callNs = await timeCallEndToEnd(identity, threads, {x}, fetches);
+    write({id: 'overhead', threads, impl: 'Identity [4] f32', status: 'ok', time_ns: ownNs,
+           call_ns: callNs});
+    console.error(`  call overhead ${threads}T ${us(callNs)} us (ORT's own ${us(ownNs)} us)`);
   }
 
   for (const w of loadWorkloads(workloadsFile)) {
     if (only && !only.has(w.id)) continue;
     const raw = fs.readFileSync(path.join(dataDir, `${w.id}.in`));
-    const src = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
-    const dst = new Uint8Array(src.length);
-    const memcpyNs = await timeCallSync(() => dst.set(src));
     const entries = manifest.workloads[w.id] || [];
     if (!entries.length) {
       for (const threads of threadsList)
-        write({id: w.id, threads, impl: '-', status: 'unsupported', memcpy_ns: memcpyNs,
+        write({id: w.id, threads, impl: '-', status: 'unsupported',
                reason: 'no ONNX operator for this axis set'});
       continue;
     }
     for (const threads of threadsList) {
       let nativeOk = false;
+      const recs = [];  // this row's records, written once the fastest has its call_ns
+      let fastest = null;
       for (const [k, e] of entries.entries()) {
         if (e.upcast && nativeOk) continue;
-        const base = {id: w.id, threads, impl: e.impl, note: e.note, memcpy_ns: memcpyNs};
+        const base = {id: w.id, threads, impl: e.impl, note: e.note};
+        const prefix = `${w.id}.${k}.t${threads}`;
         let session;
-        const extra = {};
+        const extra = profiled(prefix);
         if (w.dtype !== 'f32' && !e.upcast) {
           // Kept so check_peers.py can tell whether ORT inserted Casts to f32.
-          extra.optimizedModelFilePath = path.join(outDir, 'ort', `${w.id}.${k}.t${threads}.opt.onnx`);
+          extra.optimizedModelFilePath = path.join(outDir, 'ort', `${prefix}.opt.onnx`);
           base.optimized_model = path.relative(outDir, extra.optimizedModelFilePath);
         }
         try {
           session = await ort.InferenceSession.create(path.join(modelDir, e.file),
                                                       sessionOptions(threads, extra));
         } catch (err) {
-          write(Object.assign(base, {status: 'unsupported', reason: String(err.message || err).split('\n')[0].slice(0, 200)}));
-          console.error(`  ${w.id} ${threads}T ${e.impl}: unsupported: ${String(err).slice(0, 100)}`);
+          const reason = String(err.message || err).split('\n')[0].slice(0, 200);
+          recs.push(Object.assign(base, {status: 'unsupported', reason}));
+          console.error(`  ${w.id} ${threads}T ${e.impl}: unsupported: ${reason.slice(0, 100)}`);
           continue;
         }
         try {
           const x = inputTensor(raw, w, e.io);
-          const y = emptyTensor(w, e.io);
-          const feeds = {x}, fetches = {y};
-          const ns = await timeCall(() => session.run(feeds, fetches));
-          const r = await session.run(feeds, fetches);
-          const name = outName('ort', w, threads, e.impl);
-          fs.writeFileSync(path.join(outDir, name), outputBytes(r.y, w, e.io));
-          write(Object.assign(base, {status: 'ok', time_ns: ns, out: name}));
+          const outputs = [['preallocated output', {y: emptyTensor(w, e.io)}],
+                           ['ORT-allocated output', null]];
+          const timed = await timeProfiled(session, prefix, {x}, outputs.map(([, f]) => f));
+          for (const [i, [how, fetches]] of outputs.entries()) {
+            const {ownNs, result} = timed[i];
+            const impl = `${e.impl}, ${how}`;
+            const name = outName('ort', w, threads, impl);
+            fs.writeFileSync(path.join(outDir, name), outputBytes(result.y, w, e.io));
+            const rec = Object.assign({}, base, {impl, status: 'ok', time_ns: ownNs, out: name});
+            recs.push(rec);
+            if (!fastest || ownNs < fastest.rec.time_ns) fastest = {rec, file: e.file, x, fetches};
+            console.error(`  ${w.id} ${threads}T ${impl.padEnd(50)} ${us(ownNs).padStart(10)} us`);
+          }
           nativeOk = nativeOk || !e.upcast;
-          console.error(`  ${w.id} ${threads}T ${e.impl.padEnd(34)} ${(ns / 1e3).toFixed(1).padStart(10)} us (memcpy ${(memcpyNs / 1e3).toFixed(1)} us)`);
         } catch (err) {
-          write(Object.assign(base, {status: 'error', reason: String(err.message || err).slice(0, 200)}));
+          recs.push(Object.assign(base, {status: 'error',
+                                         reason: String(err.message || err).slice(0, 200)}));
           console.error(`  ${w.id} ${threads}T ${e.impl}: error: ${err}`);
         }
         await session.release();
       }
+      if (fastest) {
+        const {rec, file, x, fetches} = fastest;
+        rec.call_ns = await timeCallEndToEnd(path.join(modelDir, file), threads, {x}, fetches);
+        console.error(`  ${w.id} ${threads}T ${rec.impl}: session.run ${us(rec.call_ns)} us`);
+      }
+      recs.forEach(write);
     }
   }
   fs.closeSync(res);
