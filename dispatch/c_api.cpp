@@ -88,7 +88,6 @@ simdax_status simdax_operator_create(const simdax_operator_desc* desc, simdax_op
     auto* created = new (std::nothrow) simdax_operator;
     if (!created) return fail(SIMDAX_ERROR_OUT_OF_MEMORY, "op: could not allocate the plan");
     make_plan(p, isa, table->dt[int(p.dtype)], &created->plan);
-    prepare_execution(&created->plan);
     describe_operator(p, created->plan, created->description, sizeof created->description);
     if (verbose_level() >= 1 && log_enabled()) {
         char line[sizeof created->description + 8];

@@ -16,9 +16,6 @@
 namespace simdax {
 namespace {
 
-constexpr int kMaxStates = 256;  // states of one phase-1 batch, on the stack
-
-using RowsFn = void (*)(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
 
 // A task may run on any thread of the caller's pool, in whatever
 // floating-point environment that thread keeps.
@@ -92,21 +89,6 @@ void run_cols_unit(const Plan& p, const Buffers& b, int64_t g, int64_t block) {
     }
 }
 
-// The fused rows kernel of the plan's operator, or nullptr.
-RowsFn fused_rows(const Plan& p) {
-    switch (p.op) {
-        case OpKind::log_softmax: return p.k.log_softmax_rows;
-        case OpKind::softmax: return p.k.softmax_rows;
-        case OpKind::hardmax: return p.k.hardmax_rows;
-        default: return nullptr;
-    }
-}
-
-bool use_fused_rows(const Plan& p) {
-    if (p.form != Form::rows || p.parts != 1 || p.segments.n != 0) return false;
-    return p.op == OpKind::mvn ? p.k.mvn_rows != nullptr : fused_rows(p) != nullptr;
-}
-
 // Whole groups, many per kernel call: consecutive groups along the innermost
 // kept dim go in one call with its stride.
 void run_fused_rows(const Plan& p, const Buffers& b, const simdax_parallel* par) {
@@ -114,7 +96,7 @@ void run_fused_rows(const Plan& p, const Buffers& b, const simdax_parallel* par)
     const int64_t per_unit = std::max<int64_t>(1, (int64_t(1) << 14) / n);
     const int last = p.outer.n - 1;
     auto stride = [&](int o) { return last >= 0 ? p.outer.stride[o][last] : 0; };
-    const RowsFn fn = fused_rows(p);
+    const RowsFn fn = p.rows_kernel;
     // A task's (or the calling thread's) units go to the kernel as few calls
     // as the outer dims allow: rows are independent, so the cut does not
     // change the result, and a kernel that sees a large output can stream it.
@@ -251,8 +233,8 @@ void run_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
         });
         return;
     }
-    const int64_t batch = std::max<int64_t>(1, kMaxStates / parts);
-    GroupState states[kMaxStates];
+    const int64_t batch = std::max<int64_t>(1, kMaxParts / parts);
+    GroupState states[kMaxParts];
     for (int64_t g0 = 0; g0 < groups; g0 += batch) {
         const int64_t nb = std::min(batch, groups - g0);
         run_units(par, size_t(nb * parts), [&](size_t u) {
@@ -276,21 +258,12 @@ void run_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
 
 }  // namespace
 
-void prepare_execution(Plan* p) {
-    p->whole = nullptr;
-    if (!use_fused_rows(*p) || p->outer.n > 1) return;
-    p->whole = fused_rows(*p);  // nullptr for MVN (its kernel takes more arguments)
-    p->whole_rows = count(p->outer);
-    p->whole_xrs = p->outer.n ? p->outer.stride[kX][0] : 0;
-    p->whole_yrs = p->outer.n ? p->outer.stride[kY][0] : 0;
-}
-
 void execute_plan(const Plan& p, const Buffers& b, const simdax_parallel* par) {
     KernelFpEnv env;
     // Small work stays on the calling thread: waking threads costs more.
     if (par && (par->thread_count <= 1 || p.total < p.parallel_min)) par = nullptr;
-    // What run_fused_rows does on one thread, without its set-up (small
-    // tensors are dominated by it: 4 floats, about 40% of the call).
+    // What run_fused_rows does on one thread, without its set-up, which
+    // dominates small tensors.
     if (!par && p.whole) return p.whole(b.x, b.y, size_t(p.whole_rows), size_t(p.run), p.whole_xrs, p.whole_yrs);
     switch (p.form) {
         case Form::empty: return;
@@ -302,7 +275,7 @@ void execute_plan(const Plan& p, const Buffers& b, const simdax_parallel* par) {
             return;
         }
         case Form::rows:
-            if (use_fused_rows(p)) return run_fused_rows(p, b, par);
+            if (p.fused_rows) return run_fused_rows(p, b, par);
             return run_groups<RowPieces>(p, b, par);
         case Form::general:
             switch (p.esize) {

@@ -13,9 +13,6 @@ struct Buffers {
     const char* bias;
 };
 
-// The executor's create-time part: fills the plan's fast-path fields.
-void prepare_execution(Plan* plan);
-
 // par may be null (calling thread only).
 void execute_plan(const Plan& plan, const Buffers& b, const simdax_parallel* par);
 

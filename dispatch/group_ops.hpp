@@ -30,8 +30,6 @@ inline void finish_state(const Plan& p, GroupState* s) {
 
 void combine_states(OpKind op, GroupState* into, const GroupState& next);
 
-void write_one(char* p, DType dt);
-
 // One piece of a group: the reduce kernel, and the output kernel given the
 // group's final state (`norm`: MVN's NormArgs from mvn_norm_args).
 inline void reduce_piece(const Plan& p, const Piece& c, GroupState* s) {
@@ -76,12 +74,7 @@ inline void output_piece(const Plan& p, const Piece& c, const GroupState& s, Nor
     switch (p.op) {
         case OpKind::log_softmax: p.k.log_softmax_out(c.x, c.y, c.n, &s.ms); break;
         case OpKind::softmax: p.k.softmax_out(c.x, c.y, c.n, &s.ms); break;
-        case OpKind::hardmax: {
-            std::memset(c.y, 0, c.n * p.esize);
-            const int64_t at = s.am.index - c.pos;
-            if (at >= 0 && at < int64_t(c.n)) write_one(c.y + at * int64_t(p.esize), p.dtype);
-            break;
-        }
+        case OpKind::hardmax: p.k.hardmax_out(c.y, c.n, c.pos, &s.am); break;
         case OpKind::mvn:
             norm->scale = c.scale;
             norm->scale_stride = c.scale_stride;

@@ -29,6 +29,12 @@ struct Dims {
     int64_t stride[kOperands][SIMDAX_MAX_RANK] = {};
 };
 
+// A group is reduced in at most this many parts: the executor keeps one
+// batch of part states on the stack.
+constexpr int64_t kMaxParts = 256;
+
+using RowsFn = void (*)(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
+
 struct Plan {
     simdax_operator_type type;
     OpKind op;
@@ -66,10 +72,13 @@ struct Plan {
     int64_t lattice[kOperands], lattice_with_y[kOperands];
     bool in_place_op;      // the operator may write its input's buffer
     bool same_xy_strides;  // ... and the output view is the input's (in place needs it)
-    // Set by prepare_execution (executor.cpp): a rows plan whose groups lie
-    // along at most one outer dim is, on the calling thread, one call of
-    // this fused rows kernel (nullptr: the general scheduler).
-    void (*whole)(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
+    // Rows form with whole groups, each one run: fused rows kernels take
+    // many groups per call (MVN: k.mvn_rows; the others: rows_kernel).
+    bool fused_rows;
+    RowsFn rows_kernel;
+    // Groups along at most one outer dim: on the calling thread the whole
+    // tensor is one rows_kernel call with these (nullptr: the scheduler).
+    RowsFn whole;
     int64_t whole_rows;
     ptrdiff_t whole_xrs, whole_yrs;
 };

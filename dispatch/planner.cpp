@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "odometer.hpp"
 #include "problem.hpp"
 
 namespace simdax {
@@ -143,7 +144,6 @@ void choose_form(const Problem& p, Plan* plan) {
 // Work split: depends on the shape only, so results never depend on threads.
 void split_work(Plan* plan) {
     constexpr int64_t kPartLen = int64_t(1) << 16;  // elements: big enough to amortise a state
-    constexpr int64_t kMaxParts = 256;              // executor.cpp: kMaxStates
     plan->lane_block = 256;
     const int64_t size = plan->op == OpKind::elementwise ? plan->run : plan->group_size;
     plan->parts = 1;
@@ -156,6 +156,27 @@ void split_work(Plan* plan) {
     plan->parallel_min = plan->op == OpKind::elementwise ? (int64_t(1) << 17) : (int64_t(1) << 15);
 }
 
+// The fused rows kernel of the plan's operator (MVN's takes more arguments).
+RowsFn rows_kernel(const Plan& p) {
+    switch (p.op) {
+        case OpKind::log_softmax: return p.k.log_softmax_rows;
+        case OpKind::softmax: return p.k.softmax_rows;
+        case OpKind::hardmax: return p.k.hardmax_rows;
+        default: return nullptr;
+    }
+}
+
+void choose_kernels(Plan* plan) {
+    plan->fused_rows = plan->form == Form::rows && plan->op != OpKind::elementwise &&
+                       plan->parts == 1 && plan->segments.n == 0;
+    plan->rows_kernel = rows_kernel(*plan);
+    if (!plan->fused_rows || !plan->rows_kernel || plan->outer.n > 1) return;
+    plan->whole = plan->rows_kernel;
+    plan->whole_rows = count(plan->outer);
+    plan->whole_xrs = plan->outer.n ? plan->outer.stride[kX][0] : 0;
+    plan->whole_yrs = plan->outer.n ? plan->outer.stride[kY][0] : 0;
+}
+
 }  // namespace
 
 void make_plan(const Problem& p, simdax_isa isa, const DtypeKernels& k, Plan* plan) {
@@ -164,6 +185,7 @@ void make_plan(const Problem& p, simdax_isa isa, const DtypeKernels& k, Plan* pl
     plan->k = k;
     choose_form(p, plan);
     split_work(plan);
+    choose_kernels(plan);
 }
 
 }  // namespace simdax

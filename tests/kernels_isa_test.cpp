@@ -250,6 +250,23 @@ TEST_P(KernelsIsa, SoftmaxRows) {
     }
 }
 
+// One-hot output of a piece [base, base + n) of a group: 1 exactly at the
+// state's index when it falls in the piece, 0 elsewhere (buffers end at an
+// inaccessible page).
+TEST_P(KernelsIsa, HardmaxOut) {
+    for (DType dt : kDTypes)
+        for (size_t n : {size_t(1), size_t(7), size_t(33), size_t(1000)})
+            for (int64_t index : {int64_t(-1), int64_t(0), int64_t(5), int64_t(n) + 4, int64_t(n) + 5}) {
+                Buf y(dt, n);
+                for (size_t i = 0; i < n; ++i) y.set(ptrdiff_t(i), 7.0);
+                const simdax::ArgMax st{3.0, index, 0};
+                k(dt).hardmax_out(y.p(), n, 5, &st);
+                for (size_t i = 0; i < n; ++i)
+                    ASSERT_EQ(y.get(ptrdiff_t(i)), int64_t(i) + 5 == index ? 1.0 : 0.0)
+                        << dname(dt) << " n=" << n << " index=" << index << " i=" << i;
+            }
+}
+
 TEST_P(KernelsIsa, Argmax) {
     std::mt19937 rng(2);
     for (DType dt : kDTypes) {

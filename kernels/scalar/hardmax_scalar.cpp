@@ -62,6 +62,11 @@ void hardmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptr
 }
 
 template <class T>
+void hardmax_out(void* y, size_t n, int64_t base, const ArgMax* s) {
+    for (size_t i = 0; i < n; ++i) st<T>(y, ptrdiff_t(i), base + int64_t(i) == s->index ? 1 : 0);
+}
+
+template <class T>
 void hardmax_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
     for (size_t g = 0; g < rows; ++g)
         hardmax_cols<T>(row_at<T>(x, g, xrs), row_at<T>(y, g, yrs), n, 1, 1, 1);

@@ -6,23 +6,12 @@
 #include "kernel_table.hpp"
 #include "scalar_kernels.hpp"
 #include "scalar_types.hpp"
+#include "softmax_state.hpp"
 
 namespace simdax::kernels::scalar {
 namespace {
 
 constexpr size_t kBlock = 2048;  // a block is re-read from L1 for the sum
-
-// Folds a chunk's (max, sum) into the group state. A side whose max is the
-// new max keeps its sum as is; that keeps an all -inf prefix (sum 0) from
-// turning into exp(-inf - -inf) = NaN.
-inline void combine(MaxSum* s, double cm, double cs) {
-    const double m = s->max;
-    const double nm = cm > m ? cm : m;
-    const double fo = (m == nm) ? 1.0 : std::exp(m - nm);
-    const double fn = (cm == nm) ? 1.0 : std::exp(cm - nm);
-    s->sum = s->sum * fo + cs * fn;
-    s->max = nm;
-}
 
 }  // namespace
 
@@ -36,7 +25,7 @@ void maxsum(const void* x, size_t n, MaxSum* state) {
         const Acc shift = std::isinf(cm) && cm < 0 ? Acc(0) : cm;
         Acc cs = 0;
         for (size_t i = b; i < e; ++i) cs += std::exp(ld<T>(x, i) - shift);
-        combine(state, double(cm), double(cs));
+        combine_maxsum(state, double(cm), double(cs));
     }
 }
 

@@ -144,6 +144,16 @@ inline void put_one(double* p) { const double v = 1.0; std::memcpy(p, &v, sizeof
 inline void put_one(F16* p) { const uint16_t v = 0x3c00; std::memcpy(p, &v, sizeof v); }
 inline void put_one(BF16* p) { const uint16_t v = 0x3f80; std::memcpy(p, &v, sizeof v); }
 
+// The one-hot output of positions [base, base + n) of a group whose first
+// maximum is at state->index.
+template <class T>
+void hardmax_out(void* yv, size_t n, int64_t base, const ArgMax* state) {
+    T* y = static_cast<T*>(yv);
+    std::memset(y, 0, n * sizeof(T));
+    const int64_t at = state->index - base;
+    if (at >= 0 && at < int64_t(n)) put_one(y + at);
+}
+
 // Position of the first maximum of a row (first NaN if any).
 // yz (may be null): a row of the output zeroed in the same loop (its
 // stores overlap the loads and compares).

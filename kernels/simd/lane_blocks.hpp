@@ -18,8 +18,7 @@ template <class V, int B = 4, class F>
 inline void for_lane_blocks(size_t k, F f) {
     constexpr size_t N = V::N;
     // B = 4 vectors by default (with 16 registers some per-lane state
-    // spills, but halving the block doubles the strided walks: measured
-    // slower on AVX2).
+    // spills, but halving the block doubles the strided walks).
     size_t l = 0;
     for (; l + B * N <= k; l += B * N) f(std::integral_constant<int, B>{}, std::false_type{}, l, N);
     for (; l + N <= k; l += N) f(std::integral_constant<int, 1>{}, std::false_type{}, l, N);

@@ -359,8 +359,8 @@ void log_softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff
     };
     Slot sl[kPipeMaxLag + 2];
     alignas(64) E cs[kPipeMaxLag];
-    // r % live by multiplications (Lemire's fastmod for 32-bit r): a
-    // division per lookup was a large part of a short row's cost.
+    // r % live by multiplications (Lemire's fastmod for 32-bit r): no
+    // division per row.
     const uint64_t mod_m = ~uint64_t(0) / live + 1;
     auto ring_index = [&](size_t r) -> size_t {
         if (r >> 32) return r % live;
@@ -463,11 +463,10 @@ void log_softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff
 // pass is a plain loop over a row, with no per-row bookkeeping between them.
 // A row whose max is not an ordinary number (NaN lost by max, +-inf,
 // |max| >= 2^22) is done on its own; a NaN the max lost reaches the sum.
-// Measured (Zen 5, AVX-512, 2^20 elements): batches beat the pipeline for
-// Softmax at every row length (no second exp either way, and the rescale
-// pass reads y from L1), and for LogSoftmax on rows up to 1 KiB; longer
-// LogSoftmax rows gain from the pipeline's overlap of the output stores and
-// next row's reads with the exp (n = 1000: 133 us against 190 us).
+// Batches suit Softmax at every row length (no second exp either way, and
+// the rescale pass reads y from L1), and LogSoftmax on rows up to 1 KiB;
+// longer LogSoftmax rows gain from the pipeline's overlap of the output
+// stores and the next row's reads with the exp.
 constexpr size_t kBatchMaxRowBytes = 1024;
 
 template <class T, bool LOG, bool STORE>

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "kernel_table.hpp"
+#include "softmax_state.hpp"
 #include "simd/activation.hpp"
 #include "simd/exp2_f32.hpp"
 #include "simd/map.hpp"
@@ -188,23 +189,6 @@ inline void log_softmax_row_out(const T* x, T* y, size_t n, typename Vec<T>::E m
     }
 }
 
-// Folds a block's (max cm, sum cs relative to cm) into the group state. A
-// side whose max equals the new max keeps its sum unscaled, so an all -inf
-// prefix (sum 0) never meets exp(-inf - -inf).
-inline void maxsum_combine(MaxSum* s, double cm, double cs) {
-    if (s->max == -__builtin_inf() && s->sum == 0.0) {
-        s->max = cm;
-        s->sum = cs;
-        return;
-    }
-    const double m = s->max;
-    const double nm = cm > m ? cm : m;
-    const double fo = (m == nm) ? 1.0 : std::exp(m - nm);
-    const double fn = (cm == nm) ? 1.0 : std::exp(cm - nm);
-    s->sum = s->sum * fo + cs * fn;
-    s->max = nm;
-}
-
 template <class T>
 inline bool block_has_nan(const T* x, size_t n) {
     using V = Vec<T>;
@@ -265,7 +249,7 @@ void maxsum(const void* xv, size_t n, MaxSum* state) {
             cs = (cm != cm || block_has_nan(xb, nb)) ? E(__builtin_nan("")) : E(0);
             cm = E(-__builtin_inf());
         }
-        maxsum_combine(state, double(cm), double(cs));
+        combine_maxsum(state, double(cm), double(cs));
     }
 }
 
