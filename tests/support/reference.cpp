@@ -251,6 +251,11 @@ RefRange activation_range(double lo, double hi, const simdax_activation_desc* ac
     at.erase(std::remove_if(at.begin(), at.end(), [&](double t) { return !(lo < t && t < hi); }), at.end());
     at.push_back(lo);
     at.push_back(hi);
+    // An infinite end: the finite values next to it as well (softsign and
+    // gelu are NaN at the infinity itself, not near it).
+    const double big = std::numeric_limits<double>::max();
+    if (lo < -big && hi >= -big) at.push_back(-big);
+    if (hi > big && lo <= big) at.push_back(big);
     r.lo[0] = std::numeric_limits<double>::infinity();
     r.hi[0] = -r.lo[0];
     for (double w : at) {
@@ -307,12 +312,13 @@ std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& a
             if (!ranges) continue;
             const long double reach = delta + 16 * u * std::fabs(d);
             RefRange& r = (*ranges)[at];
-            if (finite_group && std::isinf(sc) && std::isfinite(bi) && std::fabs(d) <= reach) {
+            if (finite_group && std::isinf(sc) && std::fabs(d) <= reach) {
                 // An infinite Scale on a deviation within the mean's
                 // allowance: the deviation may come out 0 or of either
-                // sign, so NaN or the activation of either infinity.
-                const RefRange up = activation_range(inf, inf, p.act);
-                const RefRange down = activation_range(-inf, -inf, p.act);
+                // sign, so NaN or the activation of +-inf + Bias.
+                const double up_v = double(inf + bi), down_v = double(-inf + bi);
+                const RefRange up = activation_range(up_v, up_v, p.act);
+                const RefRange down = activation_range(down_v, down_v, p.act);
                 r.lo[0] = up.lo[0];
                 r.hi[0] = up.hi[0];
                 r.lo[1] = down.lo[0];
