@@ -185,6 +185,15 @@ TEST(ReferenceSelfTest, MvnRangeRuleByHand) {
     EXPECT_TRUE(passes(r[1], -kInf, SIMDAX_DTYPE_FLOAT64, f64));
     EXPECT_FALSE(passes(r[1], 0.0, SIMDAX_DTYPE_FLOAT64, f64));
     EXPECT_FALSE(passes(r[1], 1e308, SIMDAX_DTYPE_FLOAT64, f64));
+    // With a Bias of +inf: -inf + inf is NaN, so NaN or +inf only.
+    const std::vector<double> inf_bias{kInf};
+    const StridedView bias = packed(inf_bias, {1});
+    p.bias = &bias;
+    ref_mvn(packed(c, {3}), {0}, p, &r);
+    EXPECT_TRUE(passes(r[1], kNaN, SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_TRUE(passes(r[1], kInf, SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_FALSE(passes(r[1], -kInf, SIMDAX_DTYPE_FLOAT64, f64));
+    p.bias = nullptr;
     // ... and beside a deviation beyond the allowance, its sign's infinity.
     const std::vector<double> two{1, 2};
     ref_mvn(packed(two, {2}), {0}, p, &r);
@@ -203,6 +212,17 @@ TEST(ReferenceSelfTest, MvnRangeRuleByHand) {
     EXPECT_TRUE(passes(r[1], kNaN, SIMDAX_DTYPE_FLOAT64, f64));
     EXPECT_FALSE(passes(r[1], -0.0, SIMDAX_DTYPE_FLOAT64, f64));
     EXPECT_TRUE(passes(r[0], kInf, SIMDAX_DTYPE_FLOAT64, f64));
+    // An interval over all of double: softsign is NaN at +-inf but takes
+    // every value of (-1, 1) next to them.
+    const std::vector<double> huge_scale{1e300};
+    const StridedView sh = packed(huge_scale, {1});
+    p.scale = &sh;
+    const simdax_activation_desc softsign{SIMDAX_ACTIVATION_SOFTSIGN, 0, 0, 0};
+    p.act = &softsign;
+    const std::vector<double> mixed{1e308, -1e308, 0.5};
+    ref_mvn(packed(mixed, {3}), {0}, p, &r);
+    for (double ok : {-1.0, 0.999, kNaN}) EXPECT_TRUE(passes(r[2], ok, SIMDAX_DTYPE_FLOAT64, f64)) << ok;
+    EXPECT_FALSE(passes(r[2], 1.5, SIMDAX_DTYPE_FLOAT64, f64));
 
     // A jump inside the interval: shrink(bias 0.25, threshold 0.5) at
     // v = +-0.5 exactly takes 0 and, just past the threshold, 0.25; the
