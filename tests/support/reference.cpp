@@ -300,8 +300,12 @@ std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& a
         // The mean's allowance delta (docs/mvn_range.md): none for a group
         // holding an infinity or NaN (IEEE arithmetic, exact).
         const bool finite_group = std::isfinite(mean) && std::isfinite(var);
+        // eta: a double mean misses by up to half the smallest subnormal
+        // ({0, 4.9e-324} has mean 2.5e-324); groups with var + eps below
+        // 2^-802 keep theirs in a wider type.
+        const long double eta = var + p.epsilon >= 0x1p-802L || !p.normalize_variance ? 0x1p-1074L : 0.0L;
         const long double delta =
-            finite_group ? 32 * 0x1p-53L * (abs_sum.value() / n) + 16 * u * max_dev : 0.0L;
+            finite_group ? 32 * 0x1p-53L * (abs_sum.value() / n) + 16 * u * max_dev + eta : 0.0L;
         for (size_t j = 0; j < g.inner.size(); ++j) {
             const double sc = p.scale ? p.scale->base[gs.outer[o] + gs.inner[j]] : 1.0;
             const double bi = p.bias ? p.bias->base[gb.outer[o] + gb.inner[j]] : 0.0;
