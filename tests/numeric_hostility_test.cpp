@@ -789,7 +789,8 @@ TEST(NumericHostilityFuzzFindings, ColsWithNegativeRowStride) {
 
 // Activation parameters whose product overflows although the result is
 // finite: scaled_elu's gamma*alpha (times expm1(0) = 0 gave NaN),
-// parametric softplus's alpha*beta, linear's alpha*x before + beta.
+// parametric softplus's alpha*beta (or underflows to 0: NaN on +inf),
+// linear's alpha*x before + beta.
 TEST(NumericHostilityFuzzFindings, ActivationParameterProductsDoNotOverflow) {
     for (const simdax_dtype dt : {SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT16}) {
         SCOPED_TRACE(dtype_name(dt));
@@ -799,6 +800,9 @@ TEST(NumericHostilityFuzzFindings, ActivationParameterProductsDoNotOverflow) {
         run_checked(spec, dt, {40}, small);
         spec.activation = simdax_activation_desc{SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS, 1e20f, 1e20f, 0};
         run_checked(spec, dt, {40}, [](int64_t i) { return double(i % 5) * 1e-25; });
+        // ... and one that underflows to 0: alpha*beta*inf is inf, not 0*inf.
+        spec.activation = simdax_activation_desc{SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS, 1e-40f, 1e-40f, 0};
+        run_checked(spec, dt, {40}, [](int64_t i) { return i % 3 == 0 ? INFINITY : double(i % 5) * 1e30; });
     }
     OpSpec lin = op_spec(SIMDAX_OPERATOR_ACTIVATION);
     lin.activation = simdax_activation_desc{SIMDAX_ACTIVATION_LINEAR, 2.0f, -FLT_MAX, 0};

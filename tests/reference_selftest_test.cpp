@@ -157,6 +157,92 @@ TEST(ReferenceSelfTest, MvnByHand) {
     EXPECT_EQ(y2, (std::vector<double>{-2 + 0.5, 2 + 0.25, 5 + 0, -5 + 1}));
 }
 
+// docs/mvn_range.md by hand: the allowed pre-activation interval
+// [v - D, v + D] and the activation's range over it.
+TEST(ReferenceSelfTest, MvnRangeRuleByHand) {
+    const Tolerance f64 = tolerance_for(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, SIMDAX_DTYPE_FLOAT64);
+    MvnParams p;
+    p.epsilon = 0.0;
+    std::vector<RefRange> r;
+    // Well conditioned: A = 2.5, D = 1.5, delta = 104 * 2^-53, so D is about
+    // 1.3e-14, far inside SPEC's 1e-12: 2e-12 off still fails.
+    const std::vector<double> x{1, 2, 3, 4};
+    const std::vector<double> y = ref_mvn(packed(x, {4}), {0}, p, &r);
+    EXPECT_LT(r[0].hi[0] - r[0].lo[0], 3e-14);
+    EXPECT_TRUE(passes(r[0], y[0] * (1 + 1e-12), SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_FALSE(passes(r[0], y[0] * (1 + 2e-12), SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_FALSE(passes(r[0], kNaN, SIMDAX_DTYPE_FLOAT64, f64));
+
+    // An infinite Scale on x = mean (a constant group): NaN or either
+    // infinity, and no finite value (the old allowance accepted anything).
+    const std::vector<double> c{1, 1, 1}, inf_scale{kInf};
+    const StridedView s = packed(inf_scale, {1});
+    p.scale = &s;
+    p.normalize_variance = false;
+    ref_mvn(packed(c, {3}), {0}, p, &r);
+    EXPECT_TRUE(passes(r[1], kNaN, SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_TRUE(passes(r[1], kInf, SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_TRUE(passes(r[1], -kInf, SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_FALSE(passes(r[1], 0.0, SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_FALSE(passes(r[1], 1e308, SIMDAX_DTYPE_FLOAT64, f64));
+    // With a Bias of +inf: -inf + inf is NaN, so NaN or +inf only.
+    const std::vector<double> inf_bias{kInf};
+    const StridedView bias = packed(inf_bias, {1});
+    p.bias = &bias;
+    ref_mvn(packed(c, {3}), {0}, p, &r);
+    EXPECT_TRUE(passes(r[1], kNaN, SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_TRUE(passes(r[1], kInf, SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_FALSE(passes(r[1], -kInf, SIMDAX_DTYPE_FLOAT64, f64));
+    p.bias = nullptr;
+    // {0, 4.9e-324} has mean 2.5e-324, which a double mean rounds to 0 (eta):
+    // the sign of 0 - mean is not certain either.
+    const std::vector<double> sub{0, 4.9406564584124654e-324};
+    ref_mvn(packed(sub, {2}), {0}, p, &r);
+    EXPECT_TRUE(passes(r[0], kNaN, SIMDAX_DTYPE_FLOAT64, f64));
+    // ... and beside a deviation beyond the allowance, its sign's infinity.
+    const std::vector<double> two{1, 2};
+    ref_mvn(packed(two, {2}), {0}, p, &r);
+    EXPECT_TRUE(passes(r[1], kInf, SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_FALSE(passes(r[1], kNaN, SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_FALSE(passes(r[1], -kInf, SIMDAX_DTYPE_FLOAT64, f64));
+
+    // v beyond double: rounded to -inf, where gelu's formula is NaN (and
+    // nothing else: the interval lies beyond double too).
+    const std::vector<double> big{1e308, -1e308}, four{4};
+    const StridedView s4 = packed(four, {1});
+    p.scale = &s4;
+    const simdax_activation_desc gelu{SIMDAX_ACTIVATION_GELU, 0, 0, 0};
+    p.act = &gelu;
+    ref_mvn(packed(big, {2}), {0}, p, &r);
+    EXPECT_TRUE(passes(r[1], kNaN, SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_FALSE(passes(r[1], -0.0, SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_TRUE(passes(r[0], kInf, SIMDAX_DTYPE_FLOAT64, f64));
+    // An interval over all of double: softsign is NaN at +-inf but takes
+    // every value of (-1, 1) next to them.
+    const std::vector<double> huge_scale{1e300};
+    const StridedView sh = packed(huge_scale, {1});
+    p.scale = &sh;
+    const simdax_activation_desc softsign{SIMDAX_ACTIVATION_SOFTSIGN, 0, 0, 0};
+    p.act = &softsign;
+    const std::vector<double> mixed{1e308, -1e308, 0.5};
+    ref_mvn(packed(mixed, {3}), {0}, p, &r);
+    for (double ok : {-1.0, 0.999, kNaN}) EXPECT_TRUE(passes(r[2], ok, SIMDAX_DTYPE_FLOAT64, f64)) << ok;
+    EXPECT_FALSE(passes(r[2], 1.5, SIMDAX_DTYPE_FLOAT64, f64));
+
+    // A jump inside the interval: shrink(bias 0.25, threshold 0.5) at
+    // v = +-0.5 exactly takes 0 and, just past the threshold, 0.25; the
+    // values between are accepted, beyond them not.
+    p.scale = nullptr;
+    const simdax_activation_desc shrink{SIMDAX_ACTIVATION_SHRINK, 0.25f, 0.5f, 0};
+    p.act = &shrink;
+    const std::vector<double> x3{0, 1};
+    const std::vector<double> y3 = ref_mvn(packed(x3, {2}), {0}, p, &r);
+    EXPECT_EQ(y3[1], 0.0);
+    for (double ok : {0.0, 0.1, 0.25}) EXPECT_TRUE(passes(r[1], ok, SIMDAX_DTYPE_FLOAT64, f64)) << ok;
+    EXPECT_FALSE(passes(r[1], 0.3, SIMDAX_DTYPE_FLOAT64, f64));
+    EXPECT_FALSE(passes(r[1], -0.01, SIMDAX_DTYPE_FLOAT64, f64));
+}
+
 TEST(ReferenceSelfTest, ActivationsByHand) {
     auto act = [](simdax_activation_type t, float a = 0, float b = 0, float g = 0) {
         return simdax_activation_desc{t, a, b, g};

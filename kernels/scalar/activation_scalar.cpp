@@ -57,9 +57,11 @@ Acc activate(Acc x, const ActParams& a) {
             return (t > Acc(0) ? x : Acc(0)) + softplus_tail(t) / alpha;
         }
         case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS: {
-            const Acc t = beta * x, ab = Acc(double(a.alpha) * double(a.beta));
-            // ab beyond Acc: alpha*t (t overflows only where the result does).
-            const Acc lin = std::isfinite(ab) ? ab * x : alpha * t;
+            const double ab_exact = double(a.alpha) * double(a.beta);
+            const Acc t = beta * x, ab = Acc(ab_exact);
+            // ab beyond Acc, or underflowed to 0 (0*inf is NaN): alpha*t (t
+            // overflows only where the result does).
+            const Acc lin = std::isfinite(ab) && (ab != Acc(0) || ab_exact == 0.0) ? ab * x : alpha * t;
             return (t > Acc(0) ? lin : Acc(0)) + alpha * softplus_tail(t);
         }
         case SIMDAX_ACTIVATION_SOFTSIGN: return x / (Acc(1) + std::fabs(x));

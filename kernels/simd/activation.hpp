@@ -140,8 +140,11 @@ void act_map(const ActParams& a, const T* x, T* y, size_t n) {
         case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS: {
             // alpha*beta beyond E: alpha*(beta*x) instead (beta*x overflows
             // only where the result does, |alpha*beta| > max needing
-            // |beta| > max/|alpha|).
-            if (!std::isfinite(double(E(double(a.alpha) * double(a.beta)))))
+            // |beta| > max/|alpha|). Likewise where it underflows to 0
+            // (0*inf would be NaN; |beta| < 1 there, so beta*x cannot
+            // overflow).
+            const double ab_exact = double(a.alpha) * double(a.beta);
+            if (!std::isfinite(E(ab_exact)) || (E(ab_exact) == E(0) && ab_exact != 0.0))
                 return map(x, y, n, [=](R v) {
                     const R t = V::mul(be, v);
                     return V::add(V::blend(V::gt(t, zero), zero, V::mul(al, t)), V::mul(al, softplus_tail<V>(t)));

@@ -583,20 +583,6 @@ void byte_span(const simdax_tensor_desc& t, int64_t* lo, int64_t* hi) {
     *hi = (h + 1) * e;
 }
 
-// Not a finding: a fused activation with a huge parameter (hard_sigmoid
-// alpha 1e30) amplifies the last-bit rounding of the group mean beyond any
-// tolerance (x - mean is 0 in the reference, 1e-16 in the kernel, times
-// 1e30); a discontinuous one (shrink, thresholded_relu) jumps when the
-// normalised value sits within rounding of its threshold. Such MVN outputs
-// are not compared (the standalone activation operator checks them on
-// exact inputs).
-bool ill_conditioned(const Case& c) {
-    if (!is_mvn(c) || !c.has_activation) return false;
-    if (c.act.type == SIMDAX_ACTIVATION_SHRINK || c.act.type == SIMDAX_ACTIVATION_THRESHOLDED_RELU)
-        return true;
-    return std::max({std::fabs(c.act.alpha), std::fabs(c.act.beta), std::fabs(c.act.gamma)}) > 1e4f;
-}
-
 void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
     const simdax_dtype dt = c.t[0].dtype;
     const int64_t n = count_of(c.t[0]);
@@ -724,7 +710,7 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
                 std::fprintf(stderr, "\n");
             }
     }
-    if (!r.ok && !ill_conditioned(c))
+    if (!r.ok)
         fail(c, "output differs from the reference\n" + r.report);
 }
 

@@ -5,6 +5,7 @@
 // conversion bug in the library cannot hide behind the same bug here.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -243,38 +244,59 @@ inline Tolerance tolerance_for(simdax_operator_type op, simdax_dtype dt,
 }
 
 // The pass rule for one element: ref is the float64 reference, got the
-// library's value (exactly representable in dt). extra_atol: the reference's
-// own conditioning error where one applies (MVN), else 0.
-inline bool passes(double ref, double got, simdax_dtype dt, const Tolerance& t,
-                   double extra_atol = 0) {
-    // extra_atol = inf: the value is indeterminate between NaN and the
-    // activation of +-inf (tests/support/reference.cpp, ref_mvn).
-    if (std::isinf(extra_atol)) return true;
+// library's value (exactly representable in dt).
+inline bool passes(double ref, double got, simdax_dtype dt, const Tolerance& t) {
     if (std::isnan(ref)) return std::isnan(got);
-    // An allowance beyond double (ref_mvn: the mean's rounding times a Scale
-    // near the top): even an infinite reference is within it of any number.
-    if (extra_atol >= std::numeric_limits<double>::max()) return !std::isnan(got);
     if (t.exact) return got == ref;
     const double r = round_to_dtype(ref, dt);
     if (std::isinf(r) && got == r) return true;
-    if (std::isnan(got)) return false;
-    // An infinity passes where the reference's own allowance reaches beyond
-    // the dtype's range on its side; a finite value where the allowance
-    // brings an out-of-range reference back within reach.
-    if (std::isinf(got))
-        return extra_atol > 0 && round_to_dtype(got > 0 ? ref + extra_atol : ref - extra_atol, dt) == got;
-    if (std::isinf(r) && extra_atol == 0) return false;
-    if (std::fabs(got - ref) <= t.atol + t.rtol * std::fabs(ref) + extra_atol) return true;
-    return t.ulps > 0 && !std::isinf(r) && ulp_distance(got, r, dt) <= uint64_t(t.ulps);
+    if (std::isnan(got) || std::isinf(got) || std::isinf(r)) return false;
+    if (std::fabs(got - ref) <= t.atol + t.rtol * std::fabs(ref)) return true;
+    return t.ulps > 0 && ulp_distance(got, r, dt) <= uint64_t(t.ulps);
+}
+
+// What MVN's range rule (docs/mvn_range.md) accepts for one element: any
+// value between lo[k] and hi[k] (k = 0, 1; an interval with lo > hi is
+// empty; the bounds may be infinite) within the tolerance of its nearer
+// end, and NaN when `nan` is set.
+struct RefRange {
+    double lo[2] = {1, 1}, hi[2] = {0, 0};
+    bool nan = false;
+};
+
+inline bool passes(const RefRange& r, double got, simdax_dtype dt, const Tolerance& t) {
+    if (std::isnan(got)) return r.nan;
+    for (int k = 0; k < 2; ++k) {
+        const double lo = r.lo[k], hi = r.hi[k];
+        if (!(lo <= hi)) continue;
+        if (lo <= got && got <= hi) return true;
+        // Outside: the nearer end under the ordinary rule (an infinity only
+        // where that end rounds to it in dt).
+        if (passes(got < lo ? lo : hi, got, dt, t)) return true;
+    }
+    return false;
 }
 
 // How badly an element fails, for picking the worst one to report
 // (infinity for a NaN/inf mismatch or an exact-compare miss).
-inline double badness(double ref, double got, simdax_dtype dt, const Tolerance& t,
-                      double extra_atol = 0) {
-    if (passes(ref, got, dt, t, extra_atol)) return 0.0;
-    if (t.exact || !std::isfinite(got) || !std::isfinite(ref)) return std::numeric_limits<double>::infinity();
-    return std::fabs(got - ref) / (t.atol + t.rtol * std::fabs(ref) + extra_atol);
+inline double badness(const RefRange& r, double got, simdax_dtype dt, const Tolerance& t) {
+    if (passes(r, got, dt, t)) return 0.0;
+    if (t.exact || !std::isfinite(got)) return std::numeric_limits<double>::infinity();
+    double best = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < 2; ++k) {
+        if (!(r.lo[k] <= r.hi[k])) continue;
+        const double e = got < r.lo[k] ? r.lo[k] : r.hi[k];
+        if (std::isfinite(e)) best = std::min(best, std::fabs(got - e) / (t.atol + t.rtol * std::fabs(e)));
+    }
+    return best;
+}
+
+// A single reference value as a range (every operator but MVN).
+inline RefRange point_range(double ref) {
+    RefRange r;
+    r.nan = std::isnan(ref);
+    if (!r.nan) r.lo[0] = r.hi[0] = ref;
+    return r;
 }
 
 }  // namespace sxt

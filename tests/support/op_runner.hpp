@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "simdax/simdax.h"
+#include "support/dtype.hpp"
 #include "support/tensor_buffer.hpp"
 
 namespace sxt {
@@ -55,10 +56,11 @@ const simdax_operator_desc* build_desc(const OpSpec& spec, const Operands& io, D
 // io.x/scale/bias into io.y. Returns the status; message in *error.
 simdax_status execute(const OpSpec& spec, Operands& io, bool one_shot, std::string* error);
 
-// The packed float64 reference of the call; slack (optional) receives the
-// per-element conditioning allowance (non-zero for MVN only).
+// The packed float64 reference of the call; ranges (optional) receives what
+// the pass rule accepts per element (MVN: docs/mvn_range.md; every other
+// operator: the reference value itself).
 std::vector<double> reference(const OpSpec& spec, const Operands& io,
-                              std::vector<double>* slack = nullptr);
+                              std::vector<RefRange>* ranges = nullptr);
 
 struct CheckResult {
     bool ok = true;

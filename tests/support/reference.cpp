@@ -217,75 +217,128 @@ double ref_hard_sigmoid(double x, double alpha, double beta) {
     return std::max(0.0, std::min(v, 1.0));
 }
 
+namespace {
+
+// Where an activation turns or jumps: its value at each point inside an
+// interval (both sides at a jump) joins the interval's ends in the hull of
+// what it takes there. Between these points every activation is monotone.
+std::vector<double> turning_points(const simdax_activation_desc& act) {
+    const double a = act.alpha, b = act.beta;
+    const double inf = std::numeric_limits<double>::infinity();
+    auto both_sides = [&](double t) { return std::vector<double>{std::nextafter(t, -inf), t, std::nextafter(t, inf)}; };
+    switch (act.type) {
+        case SIMDAX_ACTIVATION_GELU: return {-0.75179107561};  // its minimum
+        case SIMDAX_ACTIVATION_THRESHOLDED_RELU: return both_sides(a);
+        case SIMDAX_ACTIVATION_SHRINK: {
+            std::vector<double> t = both_sides(b), u = both_sides(-b);
+            t.insert(t.end(), u.begin(), u.end());
+            return t;
+        }
+        default: return {0.0};  // relu, leaky/elu/celu/scaled_elu (any alpha sign)
+    }
+}
+
+// What act takes over the doubles in [lo, hi] (ends possibly infinite):
+// the hull of its values at the ends and turning points, NaN if it takes it.
+RefRange activation_range(double lo, double hi, const simdax_activation_desc* act) {
+    RefRange r;
+    if (!act || act->type == SIMDAX_ACTIVATION_IDENTITY) {
+        r.lo[0] = lo;
+        r.hi[0] = hi;
+        return r;
+    }
+    std::vector<double> at = turning_points(*act);
+    at.erase(std::remove_if(at.begin(), at.end(), [&](double t) { return !(lo < t && t < hi); }), at.end());
+    at.push_back(lo);
+    at.push_back(hi);
+    // An infinite end: the finite values next to it as well (softsign and
+    // gelu are NaN at the infinity itself, not near it).
+    const double big = std::numeric_limits<double>::max();
+    if (lo < -big && hi >= -big) at.push_back(-big);
+    if (hi > big && lo <= big) at.push_back(big);
+    r.lo[0] = std::numeric_limits<double>::infinity();
+    r.hi[0] = -r.lo[0];
+    for (double w : at) {
+        const double y = ref_activation(w, *act);
+        if (std::isnan(y)) {
+            r.nan = true;
+            continue;
+        }
+        r.lo[0] = std::min(r.lo[0], y);
+        r.hi[0] = std::max(r.hi[0], y);
+    }
+    return r;
+}
+
+}  // namespace
+
 std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& axes,
-                            const MvnParams& p, std::vector<double>* slack) {
+                            const MvnParams& p, std::vector<RefRange>* ranges) {
     std::vector<double> y(size_t(element_count(x.sizes)));
-    if (slack) slack->assign(y.size(), 0.0);
+    if (ranges) ranges->assign(y.size(), RefRange{});
     if (y.empty()) return y;
     const Groups g = make_groups(x.sizes, x.strides, axes);
     Groups gs, gb;
     if (p.scale) gs = make_groups(x.sizes, broadcast_strides(*p.scale), axes);
     if (p.bias) gb = make_groups(x.sizes, broadcast_strides(*p.bias), axes);
     const long double n = (long double)(g.inner.size());
+    const long double u = p.compute_eps;
+    const long double inf = std::numeric_limits<long double>::infinity();
     for (size_t o = 0; o < g.outer.size(); ++o) {
         const double* b = x.base + g.outer[o];
         const long double mean = group_mean(b, g.inner);
-        double mean_abs = 0;
-        for (int64_t off : g.inner) mean_abs += std::fabs(b[off]) / double(g.inner.size());
-        BasicSum<long double> sq;
-        for (int64_t off : g.inner) sq.add((b[off] - mean) * (b[off] - mean));
+        BasicSum<long double> sq, abs_sum;
+        long double max_dev = 0;
+        for (int64_t off : g.inner) {
+            const long double d = b[off] - mean;
+            sq.add(d * d);
+            abs_sum.add(std::fabs((long double)(b[off])));
+            max_dev = std::max(max_dev, std::fabs(d));
+        }
         const long double var = sq.value() / n;
-        double max_dev = 0;
-        for (int64_t off : g.inner) max_dev = std::max(max_dev, double(std::fabs(b[off] - mean)));
         const long double divisor =
             p.epsilon_on_stddev ? std::sqrt(var) + p.epsilon : std::sqrt(var + p.epsilon);
         const long double inv = p.normalize_variance ? 1.0L / divisor : 1.0L;
+        // The mean's allowance delta (docs/mvn_range.md): none for a group
+        // holding an infinity or NaN (IEEE arithmetic, exact).
+        const bool finite_group = std::isfinite(mean) && std::isfinite(var);
+        // eta: a double mean misses by up to half the smallest subnormal
+        // ({0, 4.9e-324} has mean 2.5e-324); groups with var + eps below
+        // 2^-802 (divisor squared) keep theirs in a wider type.
+        const long double eta = divisor * divisor >= 0x1p-802L || !p.normalize_variance ? 0x1p-1074L : 0.0L;
+        const long double delta =
+            finite_group ? 32 * 0x1p-53L * (abs_sum.value() / n) + 16 * u * max_dev + eta : 0.0L;
         for (size_t j = 0; j < g.inner.size(); ++j) {
             const double sc = p.scale ? p.scale->base[gs.outer[o] + gs.inner[j]] : 1.0;
             const double bi = p.bias ? p.bias->base[gb.outer[o] + gb.inner[j]] : 0.0;
-            long double vl = sc * (b[g.inner[j]] - mean);
-            if (p.normalize_variance) vl /= divisor;
-            const double v = double(vl + bi);
+            const long double d = b[g.inner[j]] - mean;
+            const long double v = sc * d * inv + bi;
             const size_t at = size_t(g.outer_packed[o] + g.inner_packed[j]);
-            y[at] = p.act ? ref_activation(v, *p.act) : v;
-            if (slack) {
-                // What rounding the mean and x (1 ulp of float64 each, a few
-                // times over) does to the result: mean 100, std 1e-3 already
-                // costs 1e-11 in any float64 evaluation. The mean's own
-                // rounding scales with the mean of |x| (its condition):
-                // {3e38, -3e38, 1} has mean 1/3 exactly, but only to
-                // ~1e22 in any float64 summation.
-                // Float data's statistics are kept in float: the mean to
-                // about 2^-24 of the largest deviation (16 ulps allowed).
-                const double d = double(((mean_abs + std::fabs(b[g.inner[j]])) * (8 * 0x1p-52L) +
-                                         16 * (long double)(p.compute_eps) * max_dev) *
-                                        inv * std::fabs(sc));
-                double slope = 1.0;
-                if (p.act && std::isfinite(v)) {
-                    const double h = 1e-6 * (1 + std::fabs(v));
-                    slope = std::max(1.0, std::fabs(ref_activation(v + h, *p.act) - ref_activation(v - h, *p.act)) / (2 * h));
-                }
-                double out_d = d * slope;
-                // An allowance too wide for the slope to stand for the
-                // activation (CELU with a negative alpha turns a deviation
-                // of -1e286 into -inf): its values at both ends as well.
-                if (p.act && std::isfinite(v) && d > 0)
-                    for (const double e : {v - d, v + d}) {
-                        const double a = ref_activation(e, *p.act);
-                        if (!std::isnan(a)) out_d = std::max(out_d, std::fabs(a - y[at]));
-                    }
-                // Beyond double (a mean of |x| near 1e308 times a huge
-                // Scale): no result but NaN can be told wrong, an infinite
-                // reference included (tests/support/dtype.hpp, passes).
-                (*slack)[at] = std::isnan(d) ? 0.0 : std::min(out_d, std::numeric_limits<double>::max());
+            y[at] = p.act ? ref_activation(double(v), *p.act) : double(v);
+            if (!ranges) continue;
+            const long double reach = delta + 16 * u * std::fabs(d);
+            RefRange& r = (*ranges)[at];
+            if (finite_group && std::isinf(sc) && std::fabs(d) <= reach) {
                 // An infinite Scale on a deviation within the mean's
-                // rounding: docs/spec.md's inf * (x - mean) is NaN for an exact 0,
-                // +-inf otherwise (then the activation of it), and no
-                // float64 evaluation can tell which.
-                const double bound = 8 * 0x1p-52 * (mean_abs + std::fabs(b[g.inner[j]]));
-                if (std::isinf(sc) && std::fabs(double(b[g.inner[j]] - mean)) <= bound)
-                    (*slack)[at] = std::numeric_limits<double>::infinity();
+                // allowance: the deviation may come out 0 or of either
+                // sign, so NaN or the activation of +-inf + Bias.
+                const double up_v = double(inf + bi), down_v = double(-inf + bi);
+                const RefRange up = activation_range(up_v, up_v, p.act);
+                const RefRange down = activation_range(down_v, down_v, p.act);
+                r.lo[0] = up.lo[0];
+                r.hi[0] = up.hi[0];
+                r.lo[1] = down.lo[0];
+                r.hi[1] = down.hi[0];
+                r.nan = true;
+                continue;
             }
+            // Rounding the pre-activation interval to double puts a real
+            // value beyond double's range at the infinity of its sign.
+            long double w = 0;
+            if (finite_group && std::isfinite(v))
+                w = std::fabs(sc) * inv * reach + 16 * u * std::fabs((long double)bi);
+            r = activation_range(double(v - w), double(v + w), p.act);
+            if (std::isnan(v)) r = point_range(y[at]);
         }
     }
     return y;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "simdax/simdax.h"
+#include "support/dtype.hpp"
 
 namespace sxt {
 
@@ -43,19 +44,15 @@ struct MvnParams {
     // epsilon when true (ONNX).
     bool epsilon_on_stddev = false;
     const simdax_activation_desc* act = nullptr;
-    // Unit roundoff of the type the statistics are kept in (float for
-    // float32/float16/bfloat16 data): a group's mean is known to about that
-    // times its largest deviation, which a huge Scale makes visible.
+    // Unit roundoff u of the compute type (2^-24 for float32, float16 and
+    // bfloat16 data, 2^-53 for float64): docs/mvn_range.md.
     double compute_eps = 0x1p-53;
 };
-// slack (optional): per element, the error any float64 evaluation of the
-// formula carries from conditioning (|mean| large against the spread), and
-// the rounding of the statistics in the compute type (compute_eps);
-// comparisons add it to the absolute tolerance. Infinity marks a value
-// indeterminate between NaN and the activation of +-inf (an infinite Scale
-// on a deviation within the mean's rounding).
+// The result is act(v) with v the real Scale*(x - mean)*inv + Bias rounded
+// to double. ranges (optional): per element, what docs/mvn_range.md accepts
+// (the activation's values over v's allowed interval).
 std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& axes,
-                            const MvnParams& p, std::vector<double>* slack = nullptr);
+                            const MvnParams& p, std::vector<RefRange>* ranges = nullptr);
 
 // Element-wise operators, packed results.
 std::vector<double> ref_activation_op(const StridedView& x, const simdax_activation_desc& act);
