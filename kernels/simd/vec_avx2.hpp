@@ -115,12 +115,18 @@ struct VD : XsimdVec<double, XArch> {
     // One unordered compare (xsimd 8.1 has only the ordered ones).
     static M not_le(R a, R b) { return _mm256_cmp_pd(a, b, _CMP_NLE_UQ); }
     // Bitmask, horizontal max, lane 0 in a register: none in xsimd 8.1
-    // (its get() goes through memory).
+    // (its get() goes through memory). Horizontal sum: xsimd's hadd takes
+    // two HADDPS, which lengthen the path of a short row by a quarter.
     static unsigned bits(M m) { return unsigned(_mm256_movemask_pd(m)); }
     static double hmax(R v) {
         __m128d m = _mm_max_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
         m = _mm_max_sd(m, _mm_unpackhi_pd(m, m));
         return _mm_cvtsd_f64(m);
+    }
+    static double hsum(R v) {
+        __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+        s = _mm_add_sd(s, _mm_unpackhi_pd(s, s));
+        return _mm_cvtsd_f64(s);
     }
     static double first(R v) { return _mm256_cvtsd_f64(v); }
 
@@ -219,7 +225,7 @@ struct VF : XsimdVF<XArch> {
 
     // One unordered compare (xsimd 8.1 has only the ordered ones).
     static M not_le(R a, R b) { return _mm256_cmp_ps(a, b, _CMP_NLE_UQ); }
-    // Bitmask, horizontal max, lane 0 in a register: none in xsimd 8.1.
+    // Bitmask, horizontal max and sum, lane 0: as VD.
     static unsigned bits(M m) { return unsigned(_mm256_movemask_ps(m)); }
     static float hmax(R v) {
         __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
@@ -227,7 +233,25 @@ struct VF : XsimdVF<XArch> {
         m = _mm_max_ss(m, _mm_shuffle_ps(m, m, 1));
         return _mm_cvtss_f32(m);
     }
+    static float hsum(R v) {
+        __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+        s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+        s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
+        return _mm_cvtss_f32(s);
+    }
     static float first(R v) { return _mm256_cvtss_f32(v); }
+
+    // XsimdVF's form builds its integer constants from general registers,
+    // which costs a 4-element LogSoftmax (log of its sum) 20%.
+    static R frexp_sqrt2(R x, R& e) {
+        const __m256i b = _mm256_castps_si256(x);
+        e = _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_srli_epi32(b, 23), _mm256_set1_epi32(127)));
+        const R m = _mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(b, _mm256_set1_epi32(0x007FFFFF)),
+                                                        _mm256_set1_epi32(0x3F800000)));
+        const M big = m > R(0x1.6a09e6p+0f);
+        e = e + R(_mm256_and_ps(big, _mm256_set1_ps(1.0f)));
+        return xsimd::select(big, m * R(0.5f), m);
+    }
 
     // float <-> two halves of double (no widening conversions in xsimd 8.1).
     static void widen(R v, VD::R& lo, VD::R& hi) {

@@ -74,7 +74,7 @@ struct VD : XsimdVec<double, xsimd::neon64> {
     }
     static R loadn(const double* p, size_t n, R fill) {
         if (n >= N) return load(p);
-        return n ? vld1q_lane_f64(p, fill, 0) : fill;
+        return n ? R(vld1q_lane_f64(p, fill, 0)) : fill;
     }
     static void storen(double* p, R v, size_t n) {
         if (n >= N)

@@ -4,12 +4,62 @@
 // where xsimd's form is not the contract's (it says why there).
 #pragma once
 
-#include <xsimd/xsimd.hpp>
-
+// xsimd is compiled into this ISA's namespace (DEPS.md §2.5): functions it
+// leaves out of line (NEON: its reinterpret wrappers, exp) are then this
+// ISA's own symbols, never shared with another ISA's objects. Its system
+// headers come first, at global scope; ::xsimd names the nested copy.
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cmath>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <ostream>
+#include <stdexcept>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
+#else
+#include <immintrin.h>
+#endif
 
 #include "simd/dtypes.hpp"
+
+#if defined(__aarch64__)
+// xsimd's NEON code calls these same-type casts as ::name; its own global
+// definitions land in the ISA's namespace below. Internal linkage here.
+#define SIMDAX_SAME_CAST(S, T) \
+    static inline T vreinterpretq_##S##_##S(T a) noexcept { return a; }
+SIMDAX_SAME_CAST(u8, uint8x16_t)
+SIMDAX_SAME_CAST(s8, int8x16_t)
+SIMDAX_SAME_CAST(u16, uint16x8_t)
+SIMDAX_SAME_CAST(s16, int16x8_t)
+SIMDAX_SAME_CAST(u32, uint32x4_t)
+SIMDAX_SAME_CAST(s32, int32x4_t)
+SIMDAX_SAME_CAST(u64, uint64x2_t)
+SIMDAX_SAME_CAST(s64, int64x2_t)
+SIMDAX_SAME_CAST(f32, float32x4_t)
+#undef SIMDAX_SAME_CAST
+#endif
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA::xsimd {}
+namespace xsimd = simdax::kernels::SIMDAX_KERNEL_ISA::xsimd;
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+#include <xsimd/xsimd.hpp>
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
 
 // The traits of this TU are xsimd batches (xsimd's math functions apply).
 #define SIMDAX_VEC_XSIMD 1
