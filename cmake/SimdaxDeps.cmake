@@ -1,10 +1,13 @@
 # Dependencies, all from Debian packages (see README).
 find_package(Threads REQUIRED)
 
-# xsimd 8.1 (libxsimd-dev): its exported target links "xtl", which Debian's
-# config never finds; drop that link (docs/dependencies.md).
-find_package(xsimd 8.1 CONFIG QUIET)
-if(TARGET xsimd AND NOT TARGET xtl)
+# xsimd 8.1 (libxsimd-dev, header only): the base of the AVX2 and NEON vector
+# traits. Its exported target links "xtl", which Debian's config never finds;
+# drop that link (docs/dependencies.md). Debian keeps the config under the build
+# host's multiarch directory, which a cross build does not search: look there.
+find_package(xsimd 8.1 CONFIG REQUIRED
+  PATHS /usr/lib/${CMAKE_HOST_SYSTEM_PROCESSOR}-linux-gnu/cmake/xsimd)
+if(NOT TARGET xtl)
   set_target_properties(xsimd PROPERTIES INTERFACE_LINK_LIBRARIES "")
 endif()
 

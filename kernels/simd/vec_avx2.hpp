@@ -1,6 +1,7 @@
-// Vector traits for AVX2 + FMA + F16C: VF = 8 x float, VD = 4 x double.
-// Same interface and conventions as vec_avx512.hpp (read its header). Masks
-// are vectors of all-ones lanes. Tails move their n*size bytes in 8/4/2-byte
+// Vector traits for AVX2 + FMA + F16C: VF = 8 x float, VD = 4 x double, on
+// xsimd's fma3<avx2> batches (vec_xsimd.hpp); the vocabulary is
+// vec_contract.hpp's. Masks are vectors of all-ones lanes. Intrinsics remain
+// for what xsimd 8.1 lacks. Tails move their n*size bytes in 8/4/2-byte
 // pieces through general registers (tail_load / tail_store below), never
 // touching memory past them. vmaskmov would do for f32/f64 on hardware, but
 // QEMU 7.2 (used to run the AVX2 path on CI) faults on its masked-off lanes
@@ -13,7 +14,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "simd/dtypes.hpp"
+#include "simd/vec_xsimd.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
@@ -89,60 +90,34 @@ inline void tail_store(void* p, __m256i v, size_t bytes) {
     }
 }
 
-struct VD {
-    using E = double;
-    static constexpr int kRegs = 16;  // vector registers (unrolling without spills)
-    using R = __m256d;
-    using M = __m256d;
-    static constexpr size_t N = 4;
+using XArch = xsimd::fma3<xsimd::avx2>;
 
-    static R set1(double v) { return _mm256_set1_pd(v); }
-    static R zero() { return _mm256_setzero_pd(); }
+struct VD : XsimdVec<double, XArch> {
+    static constexpr int kRegs = 16;  // vector registers (unrolling without spills)
+
+    // Tails (xsimd 8.1 has no masked load/store).
     static M lanes(size_t n) {
         const long long c = (long long)(n > N ? N : n);
         return _mm256_castsi256_pd(
             _mm256_cmpgt_epi64(_mm256_set1_epi64x(c), _mm256_setr_epi64x(0, 1, 2, 3)));
     }
-
-    static R load(const double* p) { return _mm256_loadu_pd(p); }
     static R loadn(const double* p, size_t n, R fill) {
         if (n >= N) return load(p);
         return blend(lanes(n), fill, _mm256_castsi256_pd(tail_load(p, n * sizeof(double))));
     }
-    static void store(double* p, R v) { _mm256_storeu_pd(p, v); }
-    static void stream(double* p, R v) { _mm256_stream_pd(p, v); }  // p 32-byte aligned
     static void storen(double* p, R v, size_t n) {
         if (n >= N) return store(p, v);
         tail_store(p, _mm256_castpd_si256(v), n * sizeof(double));
     }
+    // Non-temporal store (none in xsimd 8.1); p 32-byte aligned.
+    static void stream(double* p, R v) { _mm256_stream_pd(p, v); }
 
-    static R add(R a, R b) { return _mm256_add_pd(a, b); }
-    static R sub(R a, R b) { return _mm256_sub_pd(a, b); }
-    static R mul(R a, R b) { return _mm256_mul_pd(a, b); }
-    static R div(R a, R b) { return _mm256_div_pd(a, b); }
-    static R sqrt(R a) { return _mm256_sqrt_pd(a); }
-    static R fma(R a, R b, R c) { return _mm256_fmadd_pd(a, b, c); }
-    static R fnma(R a, R b, R c) { return _mm256_fnmadd_pd(a, b, c); }
-    static R max(R a, R b) { return _mm256_max_pd(a, b); }
-    static R min(R a, R b) { return _mm256_min_pd(a, b); }
-    static R abs(R a) { return _mm256_andnot_pd(set1(-0.0), a); }
-    static R sign(R a) { return _mm256_and_pd(a, set1(-0.0)); }
-    static R xor_(R a, R b) { return _mm256_xor_pd(a, b); }
-
-    static R blend(M m, R a, R b) { return _mm256_blendv_pd(a, b, m); }
-    static M lt(R a, R b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
-    static M le(R a, R b) { return _mm256_cmp_pd(a, b, _CMP_LE_OQ); }
-    static M gt(R a, R b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
-    static M ge(R a, R b) { return _mm256_cmp_pd(a, b, _CMP_GE_OQ); }
-    static M eq(R a, R b) { return _mm256_cmp_pd(a, b, _CMP_EQ_OQ); }
+    // One unordered compare (xsimd 8.1 has only the ordered ones).
     static M not_le(R a, R b) { return _mm256_cmp_pd(a, b, _CMP_NLE_UQ); }
-    static M isnan(R a) { return _mm256_cmp_pd(a, a, _CMP_UNORD_Q); }
-    static M m_and(M a, M b) { return _mm256_and_pd(a, b); }
-    static M m_or(M a, M b) { return _mm256_or_pd(a, b); }
-    static M m_andnot(M a, M b) { return _mm256_andnot_pd(b, a); }
-    static M m_none() { return _mm256_setzero_pd(); }
+    // Bitmask, horizontal max, lane 0 in a register: none in xsimd 8.1
+    // (its get() goes through memory). Horizontal sum: xsimd's hadd takes
+    // two HADDPS, which lengthen the path of a short row by a quarter.
     static unsigned bits(M m) { return unsigned(_mm256_movemask_pd(m)); }
-
     static double hmax(R v) {
         __m128d m = _mm_max_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
         m = _mm_max_sd(m, _mm_unpackhi_pd(m, m));
@@ -155,7 +130,8 @@ struct VD {
     }
     static double first(R v) { return _mm256_cvtsd_f64(v); }
 
-    static R round(R v) { return _mm256_round_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+    // IEEE bit tricks through int32 lanes: AVX2 has no int64 <-> double
+    // conversion, which xsimd 8.1 emulates in several steps.
     // 2^n built in two factors so that n down to -1075 (subnormal results)
     // and up to 1024 (overflow to inf) both round once, in the last multiply.
     static R ldexp(R p, R n) {
@@ -165,54 +141,42 @@ struct VD {
         const __m128i bias = _mm_set1_epi32(1023);
         const R s1 = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_cvtepi32_epi64(_mm_add_epi32(n1, bias)), 52));
         const R s2 = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_cvtepi32_epi64(_mm_add_epi32(n2, bias)), 52));
-        return mul(mul(p, s1), s2);
+        return p * s1 * s2;
     }
     static R frexp_sqrt2(R x, R& e) {
         const __m256i b = _mm256_castpd_si256(x);
         // Exponent field as a double: 2^52 + field, minus (2^52 + bias).
         const __m256i ef = _mm256_or_si256(_mm256_srli_epi64(b, 52),
                                            _mm256_set1_epi64x(0x4330000000000000LL));
-        e = sub(_mm256_castsi256_pd(ef), set1(0x1p52 + 1023.0));
-        R m = _mm256_castsi256_pd(_mm256_or_si256(
+        e = R(_mm256_castsi256_pd(ef)) - R(0x1p52 + 1023.0);
+        const R m = _mm256_castsi256_pd(_mm256_or_si256(
             _mm256_and_si256(b, _mm256_set1_epi64x(0x000FFFFFFFFFFFFFLL)),
             _mm256_set1_epi64x(0x3FF0000000000000LL)));
-        const M big = gt(m, set1(0x1.6a09e667f3bcdp+0));
-        m = blend(big, m, mul(m, set1(0.5)));
-        e = add(e, _mm256_and_pd(big, set1(1.0)));
-        return m;
+        const M big = m > R(0x1.6a09e667f3bcdp+0);
+        e = xsimd::select(big, e + R(1.0), e);
+        return xsimd::select(big, m * R(0.5), m);
     }
 };
 
-struct VF {
-    using E = float;
-    using R = __m256;
-    using M = __m256;
-    static constexpr size_t N = 8;
+struct VF : XsimdVF<XArch> {
+    static constexpr int kRegs = 16;  // vector registers (unrolling without spills)
+    using XsimdVF::load;
+    using XsimdVF::store;
 
-    static R set1(float v) { return _mm256_set1_ps(v); }
-    static R zero() { return _mm256_setzero_ps(); }
+    // Tails (xsimd 8.1 has no masked load/store).
     static M lanes(size_t n) {
         const int c = int(n > N ? N : n);
         return _mm256_castsi256_ps(
             _mm256_cmpgt_epi32(_mm256_set1_epi32(c), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
     }
-
-    static R load(const float* p) { return _mm256_loadu_ps(p); }
     static R loadn(const float* p, size_t n, R fill) {
         if (n >= N) return load(p);
         return blend(lanes(n), fill, _mm256_castsi256_ps(tail_load(p, n * sizeof(float))));
     }
-    static void store(float* p, R v) { _mm256_storeu_ps(p, v); }
-    // Non-temporal stores of one vector; p aligned to the vector's bytes.
-    static void stream(float* p, R v) { _mm256_stream_ps(p, v); }
-    static void stream(F16* p, R v) { _mm_stream_si128(reinterpret_cast<__m128i*>(p), to_f16(v)); }
-    static void stream(BF16* p, R v) { _mm_stream_si128(reinterpret_cast<__m128i*>(p), to_bf16(v)); }
     static void storen(float* p, R v, size_t n) {
         if (n >= N) return store(p, v);
         tail_store(p, _mm256_castps_si256(v), n * sizeof(float));
     }
-
-    // 16-bit tails (n < 8 elements).
     template <class H>
     static __m128i load_bits_n(const H* p, size_t n) {
         return _mm256_castsi256_si128(tail_load(p, (n < 8 ? n : 8) * 2));
@@ -221,7 +185,13 @@ struct VF {
     static void store_bits_n(H* p, __m128i v, size_t n) {
         tail_store(p, _mm256_castsi128_si256(v), (n < 8 ? n : 8) * 2);
     }
+    // Non-temporal stores of one vector (none in xsimd 8.1); p aligned to
+    // the vector's bytes.
+    static void stream(float* p, R v) { _mm256_stream_ps(p, v); }
+    static void stream(F16* p, R v) { _mm_stream_si128(reinterpret_cast<__m128i*>(p), to_f16(v)); }
+    static void stream(BF16* p, R v) { _mm_stream_si128(reinterpret_cast<__m128i*>(p), to_bf16(v)); }
 
+    // float16 and bfloat16 (no 16-bit float types in xsimd 8.1).
     // float16 via F16C, round to nearest-even on store.
     static __m128i to_f16(R v) { return _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
     static R load(const F16* p) { return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
@@ -230,7 +200,6 @@ struct VF {
     }
     static void store(F16* p, R v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), to_f16(v)); }
     static void storen(F16* p, R v, size_t n) { store_bits_n(p, to_f16(v), n); }
-
     // bfloat16: see vec_avx512.hpp.
     static R from_bf16(__m128i h) {
         return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
@@ -254,32 +223,10 @@ struct VF {
     static void store(BF16* p, R v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), to_bf16(v)); }
     static void storen(BF16* p, R v, size_t n) { store_bits_n(p, to_bf16(v), n); }
 
-    static R add(R a, R b) { return _mm256_add_ps(a, b); }
-    static R sub(R a, R b) { return _mm256_sub_ps(a, b); }
-    static R mul(R a, R b) { return _mm256_mul_ps(a, b); }
-    static R div(R a, R b) { return _mm256_div_ps(a, b); }
-    static R fma(R a, R b, R c) { return _mm256_fmadd_ps(a, b, c); }
-    static R fnma(R a, R b, R c) { return _mm256_fnmadd_ps(a, b, c); }
-    static R max(R a, R b) { return _mm256_max_ps(a, b); }
-    static R min(R a, R b) { return _mm256_min_ps(a, b); }
-    static R abs(R a) { return _mm256_andnot_ps(set1(-0.0f), a); }
-    static R sign(R a) { return _mm256_and_ps(a, set1(-0.0f)); }
-    static R xor_(R a, R b) { return _mm256_xor_ps(a, b); }
-
-    static R blend(M m, R a, R b) { return _mm256_blendv_ps(a, b, m); }
-    static M lt(R a, R b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
-    static M le(R a, R b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
-    static M gt(R a, R b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
-    static M ge(R a, R b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
-    static M eq(R a, R b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
+    // One unordered compare (xsimd 8.1 has only the ordered ones).
     static M not_le(R a, R b) { return _mm256_cmp_ps(a, b, _CMP_NLE_UQ); }
-    static M isnan(R a) { return _mm256_cmp_ps(a, a, _CMP_UNORD_Q); }
-    static M m_and(M a, M b) { return _mm256_and_ps(a, b); }
-    static M m_or(M a, M b) { return _mm256_or_ps(a, b); }
-    static M m_andnot(M a, M b) { return _mm256_andnot_ps(b, a); }
-    static M m_none() { return _mm256_setzero_ps(); }
+    // Bitmask, horizontal max and sum, lane 0: as VD.
     static unsigned bits(M m) { return unsigned(_mm256_movemask_ps(m)); }
-
     static float hmax(R v) {
         __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
         m = _mm_max_ps(m, _mm_movehl_ps(m, m));
@@ -294,54 +241,19 @@ struct VF {
     }
     static float first(R v) { return _mm256_cvtss_f32(v); }
 
-    static R round(R v) { return _mm256_round_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
-    // 2^n in two factors (n in [-150, 128]): see VD::ldexp.
-    static R ldexp(R p, R n) {
-        const __m256i ni = _mm256_cvtps_epi32(n);
-        const __m256i n1 = _mm256_srai_epi32(ni, 1);
-        const __m256i n2 = _mm256_sub_epi32(ni, n1);
-        const __m256i bias = _mm256_set1_epi32(127);
-        const R s1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n1, bias), 23));
-        const R s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n2, bias), 23));
-        return mul(mul(p, s1), s2);
-    }
+    // XsimdVF's form builds its integer constants from general registers,
+    // which costs a 4-element LogSoftmax (log of its sum) 20%.
     static R frexp_sqrt2(R x, R& e) {
         const __m256i b = _mm256_castps_si256(x);
         e = _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_srli_epi32(b, 23), _mm256_set1_epi32(127)));
-        R m = _mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(b, _mm256_set1_epi32(0x007FFFFF)),
-                                                  _mm256_set1_epi32(0x3F800000)));
-        const M big = gt(m, set1(0x1.6a09e6p+0f));
-        m = blend(big, m, mul(m, set1(0.5f)));
-        e = add(e, _mm256_and_ps(big, set1(1.0f)));
-        return m;
-    }
-    static constexpr int kRegs = 16;  // vector registers (unrolling without spills)
-    static constexpr bool kExp2FloorFrac = false;
-    static constexpr bool kExp2Exact = false;
-    // n = rint(t) by the 1.5*2^23 shifter, which leaves n in the low bits of
-    // k; f = t - n. t is clamped to -126 first (NaN kept), so 2^n is a normal
-    // number built by adding n to the exponent field of p.
-    static R exp2_split(R t, R& f) {
-        t = max(set1(-126.0f), t);
-        const R k = add(t, set1(0x1.8p23f));
-        f = sub(t, sub(k, set1(0x1.8p23f)));
-        return k;
-    }
-    static R exp2_scale(R p, R k) {
-        return _mm256_castsi256_ps(
-            _mm256_add_epi32(_mm256_castps_si256(p), _mm256_slli_epi32(_mm256_castps_si256(k), 23)));
-    }
-    static R hmax_all(R v) {
-        v = max(v, _mm256_permute2f128_ps(v, v, 0x01));
-        v = max(v, _mm256_permute_ps(v, 0x4E));
-        return max(v, _mm256_permute_ps(v, 0xB1));
-    }
-    static R hsum_all(R v) {
-        v = add(v, _mm256_permute2f128_ps(v, v, 0x01));
-        v = add(v, _mm256_permute_ps(v, 0x4E));
-        return add(v, _mm256_permute_ps(v, 0xB1));
+        const R m = _mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(b, _mm256_set1_epi32(0x007FFFFF)),
+                                                        _mm256_set1_epi32(0x3F800000)));
+        const M big = m > R(0x1.6a09e6p+0f);
+        e = e + R(_mm256_and_ps(big, _mm256_set1_ps(1.0f)));
+        return xsimd::select(big, m * R(0.5f), m);
     }
 
+    // float <-> two halves of double (no widening conversions in xsimd 8.1).
     static void widen(R v, VD::R& lo, VD::R& hi) {
         lo = _mm256_cvtps_pd(_mm256_castps256_ps128(v));
         hi = _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));

@@ -2,23 +2,9 @@
 // Tails use mask registers, which suppress faults on masked-off lanes, so a
 // partial load or store never touches memory past the n elements.
 //
-// Conventions shared with vec_avx2.hpp (the kernels are written against them):
-//   blend(m, a, b)  = m ? b : a, per lane
-//   max(a, b), min(a, b): x86 semantics, b is returned when either is NaN, so
-//                   put the operand whose NaN must survive second
-//   ldexp(p, n)     = p * 2^n for integral n in [-150, 128] (f32) or
-//                   [-1075, 1024] (f64); rounds once, also into subnormals
-//   frexp_sqrt2(x, e): x = m * 2^e with m in [sqrt(1/2), sqrt(2)), for
-//                   positive normal x only
-//   exp2_split(t, f) / exp2_scale(p, k) (VF only): 2^t = 2^f * 2^k, the
-//                   fast exp core of exp2_f32.hpp. exp2_split returns the
-//                   scale carrier k and sets f, in [0, 1] when
-//                   kExp2FloorFrac, else in [-1/2, 1/2]; exp2_scale(p, k) =
-//                   p * 2^k for p in [1/2, 2]. kExp2Exact: any t <= 128 works
-//                   (results round once into subnormals, -inf gives 0);
-//                   otherwise t < -126 is treated as -126 (AVX2).
-//   hmax_all(v), hsum_all(v): the horizontal max / sum in every lane.
-//   kRegs (VF): the number of vector registers, for unrolling choices.
+// The vocabulary and its conventions are vec_contract.hpp's. Intrinsics
+// throughout: this ISA cannot be run on the project's test machines, so it
+// stays as it was tested.
 #pragma once
 
 #include <immintrin.h>
@@ -61,13 +47,11 @@ struct VD {
 
     static R blend(M m, R a, R b) { return _mm512_mask_blend_pd(m, a, b); }
     static M lt(R a, R b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
-    static M le(R a, R b) { return _mm512_cmp_pd_mask(a, b, _CMP_LE_OQ); }
     static M gt(R a, R b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
     static M ge(R a, R b) { return _mm512_cmp_pd_mask(a, b, _CMP_GE_OQ); }
     static M eq(R a, R b) { return _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ); }
     static M not_le(R a, R b) { return _mm512_cmp_pd_mask(a, b, _CMP_NLE_UQ); }  // a > b or NaN
     static M isnan(R a) { return _mm512_cmp_pd_mask(a, a, _CMP_UNORD_Q); }
-    static M m_and(M a, M b) { return M(a & b); }
     static M m_or(M a, M b) { return M(a | b); }
     static M m_andnot(M a, M b) { return M(a & ~b); }  // a and not b
     static M m_none() { return 0; }
@@ -153,6 +137,7 @@ struct VF {
     static R sub(R a, R b) { return _mm512_sub_ps(a, b); }
     static R mul(R a, R b) { return _mm512_mul_ps(a, b); }
     static R div(R a, R b) { return _mm512_div_ps(a, b); }
+    static R sqrt(R a) { return _mm512_sqrt_ps(a); }
     static R fma(R a, R b, R c) { return _mm512_fmadd_ps(a, b, c); }
     static R fnma(R a, R b, R c) { return _mm512_fnmadd_ps(a, b, c); }
     static R max(R a, R b) { return _mm512_max_ps(a, b); }
@@ -163,13 +148,11 @@ struct VF {
 
     static R blend(M m, R a, R b) { return _mm512_mask_blend_ps(m, a, b); }
     static M lt(R a, R b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
-    static M le(R a, R b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
     static M gt(R a, R b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
     static M ge(R a, R b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }
     static M eq(R a, R b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
     static M not_le(R a, R b) { return _mm512_cmp_ps_mask(a, b, _CMP_NLE_UQ); }
     static M isnan(R a) { return _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q); }
-    static M m_and(M a, M b) { return M(a & b); }
     static M m_or(M a, M b) { return M(a | b); }
     static M m_andnot(M a, M b) { return M(a & ~b); }
     static M m_none() { return 0; }
@@ -199,18 +182,6 @@ struct VF {
         return t;
     }
     static R exp2_scale(R p, R k) { return _mm512_scalef_ps(p, k); }
-    static R hmax_all(R v) {
-        v = max(v, _mm512_shuffle_f32x4(v, v, 0x4E));
-        v = max(v, _mm512_shuffle_f32x4(v, v, 0xB1));
-        v = max(v, _mm512_permute_ps(v, 0x4E));
-        return max(v, _mm512_permute_ps(v, 0xB1));
-    }
-    static R hsum_all(R v) {
-        v = add(v, _mm512_shuffle_f32x4(v, v, 0x4E));
-        v = add(v, _mm512_shuffle_f32x4(v, v, 0xB1));
-        v = add(v, _mm512_permute_ps(v, 0x4E));
-        return add(v, _mm512_permute_ps(v, 0xB1));
-    }
 
     // float <-> two halves of double, for accumulations that need double.
     static void widen(R v, VD::R& lo, VD::R& hi) {

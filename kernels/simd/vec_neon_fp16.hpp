@@ -1,6 +1,8 @@
 // Native float16 vectors for the neonfp16 kernels (ARMv8.2-A FEAT_FP16,
 // compiled with -march=armv8.2-a+fp16; only ever called when HWCAP reports
-// ASIMDHP and FPHP). VH = 8 x __fp16, same conventions as vec_neon.hpp.
+// ASIMDHP and FPHP). VH = 8 x __fp16, the lane part of vec_contract.hpp's
+// vocabulary with vec_neon.hpp's conventions; intrinsics throughout (xsimd
+// 8.1 has no float16 type).
 //
 // H16 is float16 storage whose kernels compute *in* float16 (VecOf<H16> =
 // VH), unlike F16, which computes in float. Only kernels whose result does
@@ -70,13 +72,11 @@ struct VH {
 
     static R blend(M m, R a, R b) { return vbslq_f16(m, b, a); }
     static M lt(R a, R b) { return vcltq_f16(a, b); }
-    static M le(R a, R b) { return vcleq_f16(a, b); }
     static M gt(R a, R b) { return vcgtq_f16(a, b); }
     static M ge(R a, R b) { return vcgeq_f16(a, b); }
     static M eq(R a, R b) { return vceqq_f16(a, b); }
     static M not_le(R a, R b) { return vmvnq_u16(vcleq_f16(a, b)); }
     static M isnan(R a) { return vmvnq_u16(vceqq_f16(a, a)); }
-    static M m_and(M a, M b) { return vandq_u16(a, b); }
     static M m_or(M a, M b) { return vorrq_u16(a, b); }
     static M m_andnot(M a, M b) { return vbicq_u16(a, b); }
     static M m_none() { return vdupq_n_u16(0); }
@@ -88,6 +88,8 @@ struct VH {
     static E hmax(R v) { return vmaxvq_f16(v); }
     static E first(R v) { return vgetq_lane_f16(v, 0); }
 };
+
+static_assert(VecLaneContract<VH, H16>::ok);
 
 template <> struct VecOf<H16> { using type = VH; };
 
