@@ -87,7 +87,8 @@ void add_strides(Line* l, const Problem& p, int o, const char* key) {
     for (int d = int(p.rank) - 1; d >= 0; --d) {
         const bool broadcast = p.strides[o][d] == 0 && (o == kScale || o == kBias);
         if (p.sizes[d] > 1 && !broadcast && p.strides[o][d] != packed) is_packed = false;
-        packed *= p.sizes[d] > 1 ? p.sizes[d] : 1;
+        // An empty tensor's other sizes are not bounded by validation.
+        if (__builtin_mul_overflow(packed, p.sizes[d] > 1 ? p.sizes[d] : 1, &packed)) break;
     }
     if (!is_packed) add_list(l, key, p.strides[o], p.rank, ',');
 }

@@ -203,17 +203,4 @@ TEST(Alignment, EveryOperatorOffTheVectorBoundary) {
     }
 }
 
-// Any byte address works: operands off their element alignment (odd byte
-// offsets; the streaming stores then fall back to plain ones).
-TEST(Alignment, EveryOperatorOffTheElementBoundary) {
-    for (simdax_dtype dt : kDtypes)
-        for (const Case& c : cases(dt)) {
-            for (const auto& [xo, yo] : std::vector<std::pair<size_t, size_t>>{{1, 3}, {3, 1}, {5, 7}}) {
-                run_at(c, dt, xo, yo, false);
-                if (element_wise(c.spec.op) && !c.streamed && c.x_strides.empty()) run_at(c, dt, yo, yo, true);
-                if (HasFatalFailure()) return;
-            }
-        }
-}
-
 }  // namespace
