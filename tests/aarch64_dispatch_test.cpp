@@ -50,6 +50,18 @@ void expect_isa(const simdax_operator* op) {
     if (want && *want) EXPECT_STREQ(simdax_isa_name(isa), want);
 }
 
+// Creates the operator (checking its ISA) and runs it once from x into y;
+// nullptr if creation failed.
+simdax_operator* create_and_run(const simdax_operator_desc& od, const void* x, void* y) {
+    simdax_operator* op = nullptr;
+    EXPECT_EQ(simdax_operator_create(&od, &op), SIMDAX_OK) << simdax_last_error();
+    if (!op) return nullptr;
+    expect_isa(op);
+    const simdax_bindings b{x, nullptr, nullptr, y};
+    EXPECT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK) << simdax_last_error();
+    return op;
+}
+
 TEST(Aarch64Dispatch, Fp16LevelExactlyWithFp16Hardware) {
     EXPECT_EQ(simdax_isa_supported(SIMDAX_ISA_NEON), simdax_isa_compiled(SIMDAX_ISA_NEON));
     EXPECT_EQ(simdax_isa_supported(SIMDAX_ISA_NEONFP16),
@@ -93,15 +105,12 @@ TEST(Aarch64Dispatch, Float16HardmaxRowsAndColumns) {
         const uint32_t axes[1] = {cols ? 0u : 1u};
         const simdax_axes_op_desc desc{&t, &t, 1, axes};
         const simdax_operator_desc od{SIMDAX_OPERATOR_HARDMAX, &desc};
-        simdax_operator* op = nullptr;
-        ASSERT_EQ(simdax_operator_create(&od, &op), SIMDAX_OK) << simdax_last_error();
-        expect_isa(op);
         std::vector<uint16_t> x(v.size()), y(v.size(), h(7.0));
         for (int64_t r = 0; r < rows; ++r)
             for (int64_t j = 0; j < n; ++j)
                 x[size_t(cols ? j * rows + r : r * n + j)] = h(v[size_t(r * n + j)]);
-        const simdax_bindings b{x.data(), nullptr, nullptr, y.data()};
-        ASSERT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK) << simdax_last_error();
+        simdax_operator* op = create_and_run(od, x.data(), y.data());
+        ASSERT_NE(op, nullptr);
         for (int64_t r = 0; r < rows; ++r)
             for (int64_t j = 0; j < n; ++j)
                 EXPECT_EQ(d(y[size_t(cols ? j * rows + r : r * n + j)]), j == at[size_t(r)] ? 1.0 : 0.0)
@@ -128,11 +137,8 @@ TEST(Aarch64Dispatch, Float16HardmaxTallColumns) {
         const uint32_t axes[1] = {0};
         const simdax_axes_op_desc desc{&t, &t, 1, axes};
         const simdax_operator_desc od{SIMDAX_OPERATOR_HARDMAX, &desc};
-        simdax_operator* op = nullptr;
-        ASSERT_EQ(simdax_operator_create(&od, &op), SIMDAX_OK) << simdax_last_error();
-        expect_isa(op);
-        const simdax_bindings b{x.data(), nullptr, nullptr, y.data()};
-        ASSERT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK) << simdax_last_error();
+        simdax_operator* op = create_and_run(od, x.data(), y.data());
+        ASSERT_NE(op, nullptr);
         for (int64_t j = 0; j < r; ++j)
             for (int64_t l = 0; l < k; ++l)
                 ASSERT_EQ(d(y[size_t(j * k + l)]), j == at[l] ? 1.0 : 0.0)
@@ -156,11 +162,8 @@ TEST(Aarch64Dispatch, Float16Relu) {
     const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT16, 1, sizes, nullptr};
     const simdax_activation_op_desc desc{&t, &t, simdax_activation_default(SIMDAX_ACTIVATION_RELU)};
     const simdax_operator_desc od{SIMDAX_OPERATOR_ACTIVATION, &desc};
-    simdax_operator* op = nullptr;
-    ASSERT_EQ(simdax_operator_create(&od, &op), SIMDAX_OK) << simdax_last_error();
-    expect_isa(op);
-    const simdax_bindings b{x.data(), nullptr, nullptr, y.data()};
-    ASSERT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK) << simdax_last_error();
+    simdax_operator* op = create_and_run(od, x.data(), y.data());
+    ASSERT_NE(op, nullptr);
     for (int64_t i = 0; i < n; ++i) {
         const double in = d(x[size_t(i)]), out = d(y[size_t(i)]);
         if (std::isnan(in))

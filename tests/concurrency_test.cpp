@@ -62,15 +62,8 @@ struct Workload {
     Shape scale, bias;
 };
 
-OpSpec axes_op(simdax_operator_type op, std::vector<uint32_t> axes) {
-    OpSpec s;
-    s.op = op;
-    s.axes = std::move(axes);
-    return s;
-}
-
 OpSpec mvn_op(std::vector<uint32_t> axes, simdax_activation_type act) {
-    OpSpec s = axes_op(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, std::move(axes));
+    OpSpec s = op_spec(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, std::move(axes));
     s.has_activation = act != SIMDAX_ACTIVATION_IDENTITY;
     s.activation = spec_default_activation(act);
     return s;
@@ -118,25 +111,25 @@ std::vector<Workload> parallel_workloads() {
     const auto LS = SIMDAX_OPERATOR_LOG_SOFTMAX, SM = SIMDAX_OPERATOR_SOFTMAX,
                HM = SIMDAX_OPERATOR_HARDMAX;
     std::vector<Workload> w;
-    w.push_back(plain("rows LogSoftmax [64,1000] {1}", axes_op(LS, {1}), {{64, 1000}}));
-    w.push_back(plain("rows+segments Softmax [8,50,4,40] {1,3}", axes_op(SM, {3, 1}),
+    w.push_back(plain("rows LogSoftmax [64,1000] {1}", op_spec(LS, {1}), {{64, 1000}}));
+    w.push_back(plain("rows+segments Softmax [8,50,4,40] {1,3}", op_spec(SM, {3, 1}),
                       {{8, 50, 4, 40}}));
-    w.push_back(plain("rows Hardmax [64,1000] {1}", axes_op(HM, {1}), {{64, 1000}}));
-    w.push_back(plain("cols Softmax [8,50,300] {1}", axes_op(SM, {1}), {{8, 50, 300}}));
-    w.push_back(plain("cols LogSoftmax [8,50,300] {1}", axes_op(LS, {1}), {{8, 50, 300}}));
-    w.push_back(plain("cols Hardmax [8,50,300] {1}", axes_op(HM, {1}), {{8, 50, 300}}));
-    w.push_back(plain("general Hardmax [200,300] transposed {1}", axes_op(HM, {1}),
+    w.push_back(plain("rows Hardmax [64,1000] {1}", op_spec(HM, {1}), {{64, 1000}}));
+    w.push_back(plain("cols Softmax [8,50,300] {1}", op_spec(SM, {1}), {{8, 50, 300}}));
+    w.push_back(plain("cols LogSoftmax [8,50,300] {1}", op_spec(LS, {1}), {{8, 50, 300}}));
+    w.push_back(plain("cols Hardmax [8,50,300] {1}", op_spec(HM, {1}), {{8, 50, 300}}));
+    w.push_back(plain("general Hardmax [200,300] transposed {1}", op_spec(HM, {1}),
                       {{200, 300}, {1, 200}}));
-    w.push_back(plain("general LogSoftmax [200,300] reversed out {1}", axes_op(LS, {1}),
+    w.push_back(plain("general LogSoftmax [200,300] reversed out {1}", op_spec(LS, {1}),
                       {{200, 300}}, {{200, 300}, {-300, -1}}));
     // Groups above 65536 elements are reduced in parts whose states are
     // combined in order: [2, 200000] {1} is 4 parts per group.
     for (auto op : {LS, SM, HM})
-        w.push_back(plain(std::string("parts ") + op_name(op) + " [2,200000] {1}", axes_op(op, {1}),
+        w.push_back(plain(std::string("parts ") + op_name(op) + " [2,200000] {1}", op_spec(op, {1}),
                           {{2, 200000}}));
-    w.push_back(plain("parts general Softmax [2,70000] transposed {1}", axes_op(SM, {1}),
+    w.push_back(plain("parts general Softmax [2,70000] transposed {1}", op_spec(SM, {1}),
                       {{2, 70000}, {1, 2}}));
-    w.push_back(plain("parts general Hardmax [70000,2] {0}", axes_op(HM, {0}),
+    w.push_back(plain("parts general Hardmax [70000,2] {0}", op_spec(HM, {0}),
                       {{70000, 2}, {1, 70000}}));
     w.push_back(with_scale_bias(
         plain("parts MVN [4,70000] {1} gelu", mvn_op({1}, SIMDAX_ACTIVATION_GELU), {{4, 70000}}),
@@ -162,9 +155,9 @@ std::vector<Workload> parallel_workloads() {
 std::vector<Workload> small_workloads() {
     std::vector<Workload> w;
     for (auto op : {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX, SIMDAX_OPERATOR_HARDMAX}) {
-        w.push_back(plain(std::string("rows ") + op_name(op), axes_op(op, {1}), {{16, 300}}));
-        w.push_back(plain(std::string("cols ") + op_name(op), axes_op(op, {0}), {{40, 200}}));
-        w.push_back(plain(std::string("general ") + op_name(op), axes_op(op, {1}),
+        w.push_back(plain(std::string("rows ") + op_name(op), op_spec(op, {1}), {{16, 300}}));
+        w.push_back(plain(std::string("cols ") + op_name(op), op_spec(op, {0}), {{40, 200}}));
+        w.push_back(plain(std::string("general ") + op_name(op), op_spec(op, {1}),
                           {{30, 100}, {1, 30}}));
     }
     w.push_back(with_scale_bias(
@@ -287,6 +280,16 @@ struct OpHandle {
 simdax_bindings bindings(const Operands& in, void* out) {
     return simdax_bindings{in.x.data(), in.scale ? in.scale->data() : nullptr,
                            in.bias ? in.bias->data() : nullptr, out};
+}
+
+// The output bytes of one serial execute of `op` on `in`: what every
+// concurrent execute must reproduce.
+std::vector<unsigned char> serial_bytes(simdax_operator* op, const Workload& w, simdax_dtype dt,
+                                        const Operands& in) {
+    RawOutput base(w.y, dt);
+    const simdax_bindings b = bindings(in, base.base());
+    EXPECT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK);
+    return base.bytes();
 }
 
 // ---- custom parallel-for hooks --------------------------------------------
@@ -496,7 +499,7 @@ std::string create_one(int k, simdax_dtype dt) {
     CreateCase c{SIMDAX_OK, ""};
     OpSpec spec;
     switch (k % 8) {
-        case 0: d = {SIMDAX_OPERATOR_LOG_SOFTMAX, &ax}; spec = axes_op(d.type, {2}); break;
+        case 0: d = {SIMDAX_OPERATOR_LOG_SOFTMAX, &ax}; spec = op_spec(d.type, {2}); break;
         case 1: d = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn}; spec = mvn_op({2}, SIMDAX_ACTIVATION_IDENTITY); break;
         case 2: d = {SIMDAX_OPERATOR_ACTIVATION, &act}; spec = activation_op(SIMDAX_ACTIVATION_TANH); break;
         case 3: ax.input = ax.output = &t9; d = {SIMDAX_OPERATOR_HARDMAX, &ax}; c = {SIMDAX_ERROR_INVALID_ARGUMENT, "rank"}; break;
@@ -539,10 +542,7 @@ TEST(ConcurrencyLifecycle, CreateAndDestroyWhileOthersExecute) {
     OpHandle shared{create(w, dt)};
     ASSERT_NE(shared.op, nullptr);
     Operands in = make_operands(w, dt, test_seed(0x6e00));
-    RawOutput base(w.y, dt);
-    const simdax_bindings b = bindings(in, base.base());
-    ASSERT_EQ(simdax_operator_execute(shared.op, &b), SIMDAX_OK);
-    const std::vector<unsigned char> expect = base.bytes();
+    const std::vector<unsigned char> expect = serial_bytes(shared.op, w, dt, in);
 
     constexpr unsigned kExecutors = 2, kCreators = 3;
     constexpr int kExecRounds = 30;
@@ -586,10 +586,7 @@ TEST(ConcurrencyLifecycle, PoolsCreatedUsedAndDestroyedOnSeveralThreads) {
     OpHandle op{create(w, dt)};
     ASSERT_NE(op.op, nullptr);
     Operands in = make_operands(w, dt, test_seed(0x6f00));
-    RawOutput base(w.y, dt);
-    const simdax_bindings b = bindings(in, base.base());
-    ASSERT_EQ(simdax_operator_execute(op.op, &b), SIMDAX_OK);
-    const std::vector<unsigned char> expect = base.bytes();
+    const std::vector<unsigned char> expect = serial_bytes(op.op, w, dt, in);
     std::atomic<int> bad{0};
     run_together(3, [&](unsigned t) {
         for (int r = 0; r < 6; ++r) {
@@ -648,11 +645,11 @@ struct Caller {
 std::vector<std::unique_ptr<Caller>> make_callers(unsigned n, uint64_t salt) {
     const auto SM = SIMDAX_OPERATOR_SOFTMAX;
     const std::vector<Workload> w{
-        plain("rows Softmax [64,4096] {1}", axes_op(SM, {1}), {{64, 4096}}),
-        plain("rows Softmax [256,4096] {1}", axes_op(SM, {1}), {{256, 4096}}),
-        plain("cols LogSoftmax [16,64,512] {1}", axes_op(SIMDAX_OPERATOR_LOG_SOFTMAX, {1}),
+        plain("rows Softmax [64,4096] {1}", op_spec(SM, {1}), {{64, 4096}}),
+        plain("rows Softmax [256,4096] {1}", op_spec(SM, {1}), {{256, 4096}}),
+        plain("cols LogSoftmax [16,64,512] {1}", op_spec(SIMDAX_OPERATOR_LOG_SOFTMAX, {1}),
               {{16, 64, 512}}),
-        plain("parts Hardmax [2,100000] {1}", axes_op(SIMDAX_OPERATOR_HARDMAX, {1}), {{2, 100000}}),
+        plain("parts Hardmax [2,100000] {1}", op_spec(SIMDAX_OPERATOR_HARDMAX, {1}), {{2, 100000}}),
     };
     std::vector<std::unique_ptr<Caller>> c;
     for (unsigned i = 0; i < n; ++i)

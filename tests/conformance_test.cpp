@@ -252,6 +252,39 @@ TEST(CasePassRule, ExactMeansEqualWithSignedZerosEqual) {
 
 // ------------------------------------------------------- synthetic cases
 
+std::string tensor_json(const std::string& name, const std::string& file, const std::string& dtype,
+                        const std::string& shape, const std::string& layout = "",
+                        const std::string& file_dtype = "") {
+    return R"({"name": ")" + name + R"(", "file": ")" + file + R"(", "dtype": ")" + dtype +
+           R"(", "file_dtype": ")" + (file_dtype.empty() ? dtype : file_dtype) +
+           R"(", "shape": )" + shape + (layout.empty() ? "" : ", " + layout) + "}";
+}
+
+// The inputs list of one packed tensor X of `elements` elements.
+std::string packed_input(const std::string& file, const std::string& dtype,
+                         const std::string& shape, int elements) {
+    return "[" + tensor_json("X", file, dtype, shape,
+                             R"("strides": null, "offset": 0, "buffer_elements": )" +
+                                 std::to_string(elements)) +
+           "]";
+}
+
+struct CaseText {
+    std::string schema = "simdax-case/1";
+    std::string op = "HardSigmoid";
+    std::string params = R"({"alpha": 0.5, "beta": 0.25})";
+    std::string tolerance = R"({"atol": 1e-05, "rtol": 1e-05, "ulps": 0})";
+    std::string inputs = packed_input("input_0.bin", "float32", "[2, 3]", 6);
+    std::string outputs = "[" + tensor_json("Y", "output_0.bin", "float32", "[2, 3]") + "]";
+
+    std::string render() const {
+        return R"({"schema": ")" + schema + R"(", "name": "synthetic", "set": "test", "op": ")" +
+               op + R"(", "params": )" + params + R"(, "tolerance": )" + tolerance +
+               R"(, "tags": ["synthetic"], "inputs": )" + inputs + R"(, "outputs": )" + outputs +
+               "}";
+    }
+};
+
 // A temporary case folder. The JSON is written from text pieces, so a test
 // can break exactly one of them.
 class CaseFolder {
@@ -274,6 +307,12 @@ public:
 
     const fs::path& dir() const { return dir_; }
 
+    // Writes case.json from the text pieces and loads the folder back.
+    Case load(const CaseText& text) const {
+        write_text("case.json", text.render());
+        return load_case(dir_);
+    }
+
     void write_text(const std::string& name, const std::string& text) const {
         std::ofstream(dir_ / name, std::ios::binary) << text;
     }
@@ -288,31 +327,10 @@ private:
     fs::path dir_;
 };
 
-std::string tensor_json(const std::string& name, const std::string& file, const std::string& dtype,
-                        const std::string& shape, const std::string& layout = "",
-                        const std::string& file_dtype = "") {
-    return R"({"name": ")" + name + R"(", "file": ")" + file + R"(", "dtype": ")" + dtype +
-           R"(", "file_dtype": ")" + (file_dtype.empty() ? dtype : file_dtype) +
-           R"(", "shape": )" + shape + (layout.empty() ? "" : ", " + layout) + "}";
+void expect_passes(const Case& c) {
+    const CheckResult result = run_and_check(c);
+    EXPECT_TRUE(result.passed()) << describe_failure(c, result);
 }
-
-struct CaseText {
-    std::string schema = "simdax-case/1";
-    std::string op = "HardSigmoid";
-    std::string params = R"({"alpha": 0.5, "beta": 0.25})";
-    std::string tolerance = R"({"atol": 1e-05, "rtol": 1e-05, "ulps": 0})";
-    std::string inputs = "[" +
-        tensor_json("X", "input_0.bin", "float32", "[2, 3]",
-                    R"("strides": null, "offset": 0, "buffer_elements": 6)") + "]";
-    std::string outputs = "[" + tensor_json("Y", "output_0.bin", "float32", "[2, 3]") + "]";
-
-    std::string render() const {
-        return R"({"schema": ")" + schema + R"(", "name": "synthetic", "set": "test", "op": ")" +
-               op + R"(", "params": )" + params + R"(, "tolerance": )" + tolerance +
-               R"(, "tags": ["synthetic"], "inputs": )" + inputs + R"(, "outputs": )" + outputs +
-               "}";
-    }
-};
 
 double hard_sigmoid(double x, double alpha, double beta) {
     return std::max(0.0, std::min(alpha * x + beta, 1.0));
@@ -381,10 +399,7 @@ TEST(CaseRunner, StridesOffsetAndBroadcastReadOnlyTheView) {
     }
     text.outputs = "[" + tensor_json("Y", "output_0.bin", "float32", "[2, 3]", "", "float64") + "]";
     folder.write_values("output_0.bin", y);
-    folder.write_text("case.json", text.render());
-    const Case c = load_case(folder.dir());
-    const CheckResult result = run_and_check(c);
-    EXPECT_TRUE(result.passed()) << describe_failure(c, result);
+    expect_passes(folder.load(text));
 }
 
 TEST(CaseRunner, NegativeStridesWalkBackwards) {
@@ -405,10 +420,7 @@ TEST(CaseRunner, NegativeStridesWalkBackwards) {
     }
     text.outputs = "[" + tensor_json("Y", "output_0.bin", "float32", "[2, 3]", "", "float64") + "]";
     folder.write_values("output_0.bin", y);
-    folder.write_text("case.json", text.render());
-    const Case c = load_case(folder.dir());
-    const CheckResult result = run_and_check(c);
-    EXPECT_TRUE(result.passed()) << describe_failure(c, result);
+    expect_passes(folder.load(text));
 }
 
 TEST(CaseRunner, ZeroSizeTensorsRunWithEmptyFiles) {
@@ -417,14 +429,11 @@ TEST(CaseRunner, ZeroSizeTensorsRunWithEmptyFiles) {
         CaseText text;
         text.op = op;
         if (op == "LogSoftmax") text.params = R"({"axes": [1]})";
-        text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", "[0, 3]",
-                                        R"("strides": null, "offset": 0, "buffer_elements": 0)") +
-                      "]";
+        text.inputs = packed_input("input_0.bin", "float32", "[0, 3]", 0);
         text.outputs = "[" + tensor_json("Y", "output_0.bin", "float32", "[0, 3]") + "]";
         folder.write_text("input_0.bin", "");
         folder.write_text("output_0.bin", "");
-        folder.write_text("case.json", text.render());
-        const Case c = load_case(folder.dir());
+        const Case c = folder.load(text);
         const CheckResult result = run_and_check(c);
         EXPECT_EQ(result.elements, 0u) << op;
         EXPECT_TRUE(result.passed()) << op;
@@ -442,19 +451,16 @@ TEST(CaseRunner, Float16WithFloat64Reference) {
     CaseFolder folder;
     CaseText text;
     text.tolerance = R"({"atol": 1e-05, "rtol": 1e-05, "ulps": 1})";
-    text.inputs = "[" + tensor_json("X", "input_0.bin", "float16", "[2, 3]",
-                                    R"("strides": null, "offset": 0, "buffer_elements": 6)") + "]";
+    text.inputs = packed_input("input_0.bin", "float16", "[2, 3]", 6);
     text.outputs = "[" + tensor_json("Y", "output_0.bin", "float16", "[2, 3]", "", "float64") + "]";
     const std::vector<double> x = {-3, -0.7001953125, 0, 0.333251953125, 1, 4};
     std::vector<double> y;
     for (double v : x) y.push_back(hard_sigmoid(v, 0.5, 0.25));
     folder.write_values("input_0.bin", encode_all(x, double_to_float16_bits));
     folder.write_values("output_0.bin", y);
-    folder.write_text("case.json", text.render());
-    const Case c = load_case(folder.dir());
+    const Case c = folder.load(text);
     EXPECT_EQ(c.output.file_dtype, SIMDAX_DTYPE_FLOAT64);
-    const CheckResult result = run_and_check(c);
-    EXPECT_TRUE(result.passed()) << describe_failure(c, result);
+    expect_passes(c);
 }
 
 std::vector<double> log_softmax_rows(const std::vector<double>& x, std::size_t row) {
@@ -474,17 +480,13 @@ TEST(CaseRunner, Bfloat16LogSoftmax) {
     text.op = "LogSoftmax";
     text.params = R"({"axes": [1]})";
     text.tolerance = R"({"atol": 1e-05, "rtol": 1e-05, "ulps": 1})";
-    text.inputs = "[" + tensor_json("X", "input_0.bin", "bfloat16", "[2, 4]",
-                                    R"("strides": null, "offset": 0, "buffer_elements": 8)") + "]";
+    text.inputs = packed_input("input_0.bin", "bfloat16", "[2, 4]", 8);
     text.outputs = "[" + tensor_json("Y", "output_0.bin", "bfloat16", "[2, 4]", "", "float64") + "]";
     std::vector<double> x = {1, 2, 3, 4, -0.5, 0.25, 100, -7};
     for (double& v : x) v = bfloat16_bits_to_double(double_to_bfloat16_bits(v));
     folder.write_values("input_0.bin", encode_all(x, double_to_bfloat16_bits));
     folder.write_values("output_0.bin", log_softmax_rows(x, 4));
-    folder.write_text("case.json", text.render());
-    const Case c = load_case(folder.dir());
-    const CheckResult result = run_and_check(c);
-    EXPECT_TRUE(result.passed()) << describe_failure(c, result);
+    expect_passes(folder.load(text));
 }
 
 TEST(CaseRunner, Float64LogSoftmaxOverUnorderedAxes) {
@@ -493,8 +495,7 @@ TEST(CaseRunner, Float64LogSoftmaxOverUnorderedAxes) {
     text.op = "LogSoftmax";
     text.params = R"({"axes": [2, 0]})";  // order carries no meaning
     text.tolerance = R"({"atol": 1e-12, "rtol": 1e-12, "ulps": 0})";
-    text.inputs = "[" + tensor_json("X", "input_0.bin", "float64", "[2, 2, 2]",
-                                    R"("strides": null, "offset": 0, "buffer_elements": 8)") + "]";
+    text.inputs = packed_input("input_0.bin", "float64", "[2, 2, 2]", 8);
     text.outputs = "[" + tensor_json("Y", "output_0.bin", "float64", "[2, 2, 2]") + "]";
     // The DirectML example input; groups are {x[., j, .]} for j = 0, 1.
     const std::vector<double> x = {12, 0, -101, 11, 3, 234, 0, -101};
@@ -511,11 +512,9 @@ TEST(CaseRunner, Float64LogSoftmaxOverUnorderedAxes) {
     }
     folder.write_values("input_0.bin", x);
     folder.write_values("output_0.bin", y);
-    folder.write_text("case.json", text.render());
-    const Case c = load_case(folder.dir());
+    const Case c = folder.load(text);
     EXPECT_EQ(c.params.axes, (std::vector<std::uint32_t>{2, 0}));
-    const CheckResult result = run_and_check(c);
-    EXPECT_TRUE(result.passed()) << describe_failure(c, result);
+    expect_passes(c);
 }
 
 TEST(CaseRunner, MvnWithScaleBiasAndFusedActivation) {
@@ -550,15 +549,13 @@ TEST(CaseRunner, MvnWithScaleBiasAndFusedActivation) {
     folder.write_values("scale.bin", scale);
     folder.write_values("bias.bin", bias);
     folder.write_values("output_0.bin", y);
-    folder.write_text("case.json", text.render());
-    const Case c = load_case(folder.dir());
+    const Case c = folder.load(text);
     ASSERT_NE(c.input("Scale"), nullptr);
     ASSERT_NE(c.input("Bias"), nullptr);
     ASSERT_TRUE(c.params.activation.has_value());
     EXPECT_EQ(c.params.activation->type, SIMDAX_ACTIVATION_LEAKY_RELU);
     EXPECT_EQ(c.params.activation->alpha, 0.1f);
-    const CheckResult result = run_and_check(c);
-    EXPECT_TRUE(result.passed()) << describe_failure(c, result);
+    expect_passes(c);
 }
 
 // ONNX's MVN node tests (opsets 13 and 10, the files unchanged) with ONNX's
@@ -594,14 +591,12 @@ CheckResult run_placement_case(const std::string& placement_json, bool reference
     CaseText text;
     text.op = "MeanVarianceNormalization";
     text.params = R"({"axes": [1], "normalize_variance": true, "epsilon": 1e-09)" + placement_json + "}";
-    text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", "[1, 4]",
-                                    R"("strides": null, "offset": 0, "buffer_elements": 4)") + "]";
+    text.inputs = packed_input("input_0.bin", "float32", "[1, 4]", 4);
     text.outputs = "[" + tensor_json("Y", "output_0.bin", "float32", "[1, 4]", "", "float64") + "]";
     const std::vector<float> x = {1.0f, 1.00002f, 1.0f, 1.00002f};
     folder.write_values("input_0.bin", x);
     folder.write_values("output_0.bin", near_constant_reference(x, reference_on_stddev));
-    folder.write_text("case.json", text.render());
-    return run_and_check(load_case(folder.dir()));
+    return run_and_check(folder.load(text));
 }
 
 TEST(CaseRunner, MvnEpsilonPlacementIsHonoured) {
@@ -837,8 +832,7 @@ TEST(CaseReaderErrors, BadTensorLists) {
 TEST(CaseReaderErrors, FileOutsideTheCaseFolder) {
     for (const std::string file : {"../input_0.bin", "sub/../../input_0.bin", "/etc/hostname"}) {
         CaseText text;
-        text.inputs = "[" + tensor_json("X", file, "float32", "[2, 3]",
-                                        R"("strides": null, "offset": 0, "buffer_elements": 6)") + "]";
+        text.inputs = packed_input(file, "float32", "[2, 3]", 6);
         expect_json_error(text, "inputs[0].file: '" + file + "' leaves the case folder");
         text = CaseText();
         text.outputs = "[" + tensor_json("Y", file, "float32", "[2, 3]") + "]";
@@ -847,8 +841,7 @@ TEST(CaseReaderErrors, FileOutsideTheCaseFolder) {
     // A path that stays inside is fine.
     CaseFolder folder;
     CaseText text;
-    text.inputs = "[" + tensor_json("X", "sub/../input_0.bin", "float32", "[2, 3]",
-                                    R"("strides": null, "offset": 0, "buffer_elements": 6)") + "]";
+    text.inputs = packed_input("sub/../input_0.bin", "float32", "[2, 3]", 6);
     write_valid_hard_sigmoid(folder, text);
     fs::create_directories(folder.dir() / "sub");
     EXPECT_NO_THROW(load_case(folder.dir()));

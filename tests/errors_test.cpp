@@ -368,9 +368,13 @@ void PrintTo(const ExecRow& r, std::ostream* os) { *os << r.name; }
 std::vector<ExecRow> exec_rows() {
     using F = Fixture;
     auto none = [](F&) {};
-    auto run = [](F& f, const simdax_operator* op, const simdax_bindings& b) {
-        (void)f;
-        return simdax_operator_execute(op, &b);
+    // Execute with the fixture's bindings changed by `change`.
+    auto with_bindings = [](auto change) {
+        return [change](F& f, const simdax_operator* op) {
+            simdax_bindings b = f.bindings();
+            change(f, b);
+            return simdax_operator_execute(op, &b);
+        };
     };
     return {
         {"NullBindings", Kind::Softmax, SIMDAX_ERROR_NULL_POINTER, {"bindings"}, none,
@@ -381,77 +385,35 @@ std::vector<ExecRow> exec_rows() {
              return simdax_operator_execute(nullptr, &b);
          }},
         {"NullInputBuffer", Kind::Softmax, SIMDAX_ERROR_NULL_POINTER, {"input"}, none,
-         [=](F& f, const simdax_operator* op) {
-             simdax_bindings b = f.bindings();
-             b.input = nullptr;
-             return run(f, op, b);
-         }},
+         with_bindings([](F&, simdax_bindings& b) { b.input = nullptr; })},
         {"NullOutputBuffer", Kind::Softmax, SIMDAX_ERROR_NULL_POINTER, {"output"}, none,
-         [=](F& f, const simdax_operator* op) {
-             simdax_bindings b = f.bindings();
-             b.output = nullptr;
-             return run(f, op, b);
-         }},
+         with_bindings([](F&, simdax_bindings& b) { b.output = nullptr; })},
         {"HardSigmoidNullInputBuffer", Kind::HardSigmoid, SIMDAX_ERROR_NULL_POINTER, {"input"}, none,
-         [=](F& f, const simdax_operator* op) {
-             simdax_bindings b = f.bindings();
-             b.input = nullptr;
-             return run(f, op, b);
-         }},
+         with_bindings([](F&, simdax_bindings& b) { b.input = nullptr; })},
         {"MvnNullScaleBuffer", Kind::Mvn, SIMDAX_ERROR_NULL_POINTER, {"scale"}, none,
-         [=](F& f, const simdax_operator* op) {
-             simdax_bindings b = f.bindings();
-             b.scale = nullptr;
-             return run(f, op, b);
-         }},
+         with_bindings([](F&, simdax_bindings& b) { b.scale = nullptr; })},
         {"MvnNullBiasBuffer", Kind::Mvn, SIMDAX_ERROR_NULL_POINTER, {"bias"}, none,
-         [=](F& f, const simdax_operator* op) {
-             simdax_bindings b = f.bindings();
-             b.bias = nullptr;
-             return run(f, op, b);
-         }},
+         with_bindings([](F&, simdax_bindings& b) { b.bias = nullptr; })},
         {"SoftmaxOutputShiftedIntoInput", Kind::Softmax, SIMDAX_ERROR_OVERLAP, {"output", "overlap"}, none,
-         [=](F& f, const simdax_operator* op) {
-             simdax_bindings b = f.bindings();
-             b.output = f.x + 1;
-             return run(f, op, b);
-         },
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x + 1; }),
          true},
         {"SoftmaxInputShiftedIntoOutput", Kind::Softmax, SIMDAX_ERROR_OVERLAP, {"output", "overlap"}, none,
-         [=](F& f, const simdax_operator* op) {
-             simdax_bindings b = f.bindings();
+         with_bindings([](F& f, simdax_bindings& b) {
              b.input = f.x + 11;  // last input element = first output element
              b.output = f.x + 22;
-             return run(f, op, b);
-         },
+         }),
          true},
         {"SoftmaxExactAlias", Kind::Softmax, SIMDAX_ERROR_OVERLAP, {"output", "overlap", "alias"}, none,
-         [=](F& f, const simdax_operator* op) {
-             simdax_bindings b = f.bindings();
-             b.output = f.x;
-             return run(f, op, b);
-         },
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x; }),
          true},
         {"LogSoftmaxExactAlias", Kind::LogSoftmax, SIMDAX_ERROR_OVERLAP, {"output", "overlap", "alias"}, none,
-         [=](F& f, const simdax_operator* op) {
-             simdax_bindings b = f.bindings();
-             b.output = f.x;
-             return run(f, op, b);
-         },
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x; }),
          true},
         {"MvnExactAlias", Kind::Mvn, SIMDAX_ERROR_OVERLAP, {"output", "overlap", "alias"}, none,
-         [=](F& f, const simdax_operator* op) {
-             simdax_bindings b = f.bindings();
-             b.output = f.x;
-             return run(f, op, b);
-         },
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x; }),
          true},
         {"HardSigmoidShiftedAlias", Kind::HardSigmoid, SIMDAX_ERROR_OVERLAP, {"output", "overlap"}, none,
-         [=](F& f, const simdax_operator* op) {
-             simdax_bindings b = f.bindings();
-             b.output = f.x + 1;
-             return run(f, op, b);
-         },
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x + 1; }),
          true},
         {"HardSigmoidAliasWithOtherStrides", Kind::HardSigmoid, SIMDAX_ERROR_OVERLAP, {"output", "overlap"},
          [](F& f) {  // output transposed: same pointer, different element mapping
@@ -459,18 +421,10 @@ std::vector<ExecRow> exec_rows() {
              f.out_strides[1] = 3;
              f.out.strides = f.out_strides;
          },
-         [=](F& f, const simdax_operator* op) {
-             simdax_bindings b = f.bindings();
-             b.output = f.x;
-             return run(f, op, b);
-         },
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x; }),
          true},
         {"ActivationShiftedAlias", Kind::Activation, SIMDAX_ERROR_OVERLAP, {"output", "overlap"}, none,
-         [=](F& f, const simdax_operator* op) {
-             simdax_bindings b = f.bindings();
-             b.output = f.x + 5;
-             return run(f, op, b);
-         },
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x + 5; }),
          true},
     };
 }

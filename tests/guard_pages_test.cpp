@@ -95,17 +95,10 @@ void run_guarded(const GuardCase& c, simdax_dtype dt, bool guard_front, bool one
     ASSERT_TRUE(r.ok) << r.report;
 }
 
-OpSpec axes_spec(simdax_operator_type op, std::vector<uint32_t> axes) {
-    OpSpec s;
-    s.op = op;
-    s.axes = std::move(axes);
-    return s;
-}
-
 // MVN with a fused activation that changes with n, so every activation
 // meets every tail somewhere.
 OpSpec mvn_spec(std::vector<uint32_t> axes, int64_t n) {
-    OpSpec s = axes_spec(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, std::move(axes));
+    OpSpec s = op_spec(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, std::move(axes));
     s.normalize_variance = n % 5 != 0;
     s.has_activation = n % 3 != 0;
     s.activation = spec_default_activation(simdax_activation_type(n % SIMDAX_ACTIVATION_COUNT));
@@ -127,15 +120,15 @@ std::vector<GuardCase> cases_for(int64_t n) {
     const int64_t rows = 3, red = 5;
     for (auto op : family) {
         // rows: [3, n] axes {1}, packed.
-        out.push_back(plain(axes_spec(op, {1}), {{rows, n}, {}}, {{rows, n}, {}}));
+        out.push_back(plain(op_spec(op, {1}), {{rows, n}, {}}, {{rows, n}, {}}));
         // rows with segments: [2, 3, n] axes {0, 2} (two runs of n per group).
-        out.push_back(plain(axes_spec(op, {2, 0}), {{2, rows, n}, {}}, {{2, rows, n}, {}}));
+        out.push_back(plain(op_spec(op, {2, 0}), {{2, rows, n}, {}}, {{2, rows, n}, {}}));
         // cols: [5, n] axes {0}: n lanes, reduced axis walked by stride n.
-        out.push_back(plain(axes_spec(op, {0}), {{red, n}, {}}, {{red, n}, {}}));
+        out.push_back(plain(op_spec(op, {0}), {{red, n}, {}}, {{red, n}, {}}));
         // general: the input transposed ([3, n] stored as [n, 3]), output packed.
-        out.push_back(plain(axes_spec(op, {1}), {{rows, n}, {1, rows}}, {{rows, n}, {}}));
+        out.push_back(plain(op_spec(op, {1}), {{rows, n}, {1, rows}}, {{rows, n}, {}}));
         // general: the output reversed (negative strides).
-        out.push_back(plain(axes_spec(op, {1}), {{rows, n}, {}}, {{rows, n}, negated({n, 1})}));
+        out.push_back(plain(op_spec(op, {1}), {{rows, n}, {}}, {{rows, n}, negated({n, 1})}));
     }
     // MVN, Scale and Bias guarded too: Scale broadcast over the kept axis,
     // Bias full, in each form.

@@ -51,6 +51,9 @@ struct Buf {
     void set(ptrdiff_t i, double v) { sxt::store_as(api_dtype(dt), at(i), v); }
     double get(ptrdiff_t i) { return sxt::load_as(api_dtype(dt), at(i)); }
     void* p() { return g.data(); }
+    void fill(size_t n, double v) {
+        for (size_t i = 0; i < n; ++i) set(ptrdiff_t(i), v);
+    }
 };
 
 enum class Tol { log_softmax, softmax, plain, plain2 };  // plain2: 2 ulp for f16/bf16
@@ -559,6 +562,8 @@ void fill_row(Buf& x, ptrdiff_t off, size_t n, int kind, DType dt, std::mt19937&
 struct RowsShape {
     size_t rows, n;
     ptrdiff_t xrs, yrs;
+    // Elements from the first row's start to the last row's end at stride rs.
+    size_t span(ptrdiff_t rs) const { return (rows - 1) * size_t(rs) + n; }
 };
 std::vector<RowsShape> rows_shapes(DType dt) {
     std::vector<RowsShape> v;
@@ -577,6 +582,15 @@ std::vector<RowsShape> rows_shapes(DType dt) {
 
 constexpr double kSentinel = 0.125;
 
+// The gap between row g's end and row g+1's start still holds kSentinel.
+::testing::AssertionResult padding_untouched(Buf& y, const RowsShape& s, size_t g) {
+    if (g + 1 < s.rows)
+        for (ptrdiff_t i = ptrdiff_t(s.n); i < s.yrs; ++i)
+            if (y.get(ptrdiff_t(g) * s.yrs + i) != kSentinel)
+                return ::testing::AssertionFailure() << "padding written: row " << g << " at " << i;
+    return ::testing::AssertionSuccess();
+}
+
 
 TEST_P(KernelsIsa, FusedSoftmaxRows) {
     std::mt19937 rng(7);
@@ -585,15 +599,15 @@ TEST_P(KernelsIsa, FusedSoftmaxRows) {
         int salt = 0;
         for (const RowsShape& s : rows_shapes(dt)) {
             ++salt;
-            const size_t nx = (s.rows - 1) * size_t(s.xrs) + s.n, ny = (s.rows - 1) * size_t(s.yrs) + s.n;
+            const size_t nx = s.span(s.xrs), ny = s.span(s.yrs);
             Buf x(dt, nx);
-            for (size_t i = 0; i < nx; ++i) x.set(ptrdiff_t(i), kSentinel);
+            x.fill(nx, kSentinel);
             for (size_t g = 0; g < s.rows; ++g)
                 fill_row(x, ptrdiff_t(g) * s.xrs, s.n, s.rows > 1 ? int((g + size_t(salt)) % kRowKinds) : salt % kRowKinds,
                          dt, rng);
             for (int log = 0; log < 2; ++log) {
                 Buf y(dt, ny);
-                for (size_t i = 0; i < ny; ++i) y.set(ptrdiff_t(i), kSentinel);
+                y.fill(ny, kSentinel);
                 (log ? kk.log_softmax_rows : kk.softmax_rows)(x.p(), y.p(), s.rows, s.n, s.xrs, s.yrs);
                 for (size_t g = 0; g < s.rows; ++g) {
                     const std::vector<double> in = read(x, s.n, 1, ptrdiff_t(g) * s.xrs);
@@ -604,9 +618,7 @@ TEST_P(KernelsIsa, FusedSoftmaxRows) {
                             << (log ? "log_softmax_rows " : "softmax_rows ") << dname(dt) << " rows=" << s.rows
                             << " n=" << s.n << " g=" << g << " i=" << i << " x=" << in[i];
                     }
-                    if (g + 1 < s.rows)
-                        for (ptrdiff_t i = ptrdiff_t(s.n); i < s.yrs; ++i)
-                            ASSERT_EQ(y.get(ptrdiff_t(g) * s.yrs + i), kSentinel) << "padding written";
+                    ASSERT_TRUE(padding_untouched(y, s, g));
                 }
             }
         }
@@ -634,7 +646,7 @@ TEST_P(KernelsIsa, FusedHardmaxRows) {
         int salt = 0;
         for (const RowsShape& s : rows_shapes(dt)) {
             ++salt;
-            const size_t nx = (s.rows - 1) * size_t(s.xrs) + s.n, ny = (s.rows - 1) * size_t(s.yrs) + s.n;
+            const size_t nx = s.span(s.xrs), ny = s.span(s.yrs);
             Buf x(dt, nx);
             std::uniform_int_distribution<int> u(-6, 6);
             for (size_t i = 0; i < nx; ++i) x.set(ptrdiff_t(i), u(rng) * 0.5);  // many ties
@@ -651,7 +663,7 @@ TEST_P(KernelsIsa, FusedHardmaxRows) {
                 }
             }
             Buf y(dt, ny);
-            for (size_t i = 0; i < ny; ++i) y.set(ptrdiff_t(i), kSentinel);
+            y.fill(ny, kSentinel);
             kk.hardmax_rows(x.p(), y.p(), s.rows, s.n, s.xrs, s.yrs);
             for (size_t g = 0; g < s.rows; ++g) {
                 const size_t at = ref_argmax(read(x, s.n, 1, ptrdiff_t(g) * s.xrs));
@@ -659,9 +671,7 @@ TEST_P(KernelsIsa, FusedHardmaxRows) {
                     ASSERT_EQ(y.get(ptrdiff_t(g) * s.yrs + ptrdiff_t(i)), i == at ? 1.0 : 0.0)
                         << "hardmax_rows " << dname(dt) << " rows=" << s.rows << " n=" << s.n << " g=" << g
                         << " i=" << i;
-                if (g + 1 < s.rows)
-                    for (ptrdiff_t i = ptrdiff_t(s.n); i < s.yrs; ++i)
-                        ASSERT_EQ(y.get(ptrdiff_t(g) * s.yrs + i), kSentinel) << "padding written";
+                ASSERT_TRUE(padding_untouched(y, s, g));
             }
         }
     }
@@ -677,7 +687,7 @@ TEST_P(KernelsIsa, FusedMvnRows) {
             for (int mode = 0; mode < 5; ++mode) {
                 if (s.rows * s.n > 100000 && mode != 0 && mode != 2) continue;  // time (qemu)
                 ++iter;
-                const size_t nx = (s.rows - 1) * size_t(s.xrs) + s.n, ny = (s.rows - 1) * size_t(s.yrs) + s.n;
+                const size_t nx = s.span(s.xrs), ny = s.span(s.yrs);
                 Buf x(dt, nx);
                 const double mean = dt == DType::f32 && iter % 3 == 0 ? 1e4 : 0.5;
                 std::normal_distribution<double> nd(mean, iter % 2 ? 1.0 : 3.0);
@@ -710,7 +720,7 @@ TEST_P(KernelsIsa, FusedMvnRows) {
                 a.act = acts[size_t(iter) % acts.size()];
                 if (iter % 3) a.act = {SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
                 Buf y(dt, ny);
-                for (size_t i = 0; i < ny; ++i) y.set(ptrdiff_t(i), kSentinel);
+                y.fill(ny, kSentinel);
                 kk.mvn_rows(x.p(), y.p(), s.rows, s.n, s.xrs, s.yrs, &a);
                 const Tol tol = transcendental(a.act.type) ? Tol::plain2 : Tol::plain;
                 for (size_t g = 0; g < s.rows; ++g) {
@@ -731,9 +741,7 @@ TEST_P(KernelsIsa, FusedMvnRows) {
                             << " i=" << i << " mode=" << mode << " act=" << simdax_activation_name(a.act.type)
                             << " normvar=" << a.vn.normalize_variance << " on_stddev=" << a.vn.epsilon_on_stddev;
                     }
-                    if (g + 1 < s.rows)
-                        for (ptrdiff_t i = ptrdiff_t(s.n); i < s.yrs; ++i)
-                            ASSERT_EQ(y.get(ptrdiff_t(g) * s.yrs + i), kSentinel) << "padding written";
+                    ASSERT_TRUE(padding_untouched(y, s, g));
                 }
             }
         }

@@ -50,13 +50,6 @@ std::string dtype_param_name(const ::testing::TestParamInfo<simdax_dtype>& i) {
     return dtype_name(i.param);
 }
 
-OpSpec op_spec(simdax_operator_type op, std::vector<uint32_t> axes = {}) {
-    OpSpec s;
-    s.op = op;
-    s.axes = std::move(axes);
-    return s;
-}
-
 // Every operator: the softmax family and MVN over `axes`, HardSigmoid, and
 // standalone activations (a few with their docs/spec.md defaults).
 std::vector<OpSpec> all_ops(std::vector<uint32_t> axes) {

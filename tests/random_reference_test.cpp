@@ -22,6 +22,10 @@ using namespace sxt;
 
 const std::vector<simdax_dtype> kDtypes{SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16,
                                         SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT64};
+
+std::string dtype_param_name(const testing::TestParamInfo<simdax_dtype>& i) {
+    return dtype_name(i.param);
+}
 const std::vector<simdax_operator_type> kOps{
     SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX,      SIMDAX_OPERATOR_HARDMAX,
     SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, SIMDAX_OPERATOR_HARD_SIGMOID,
@@ -291,8 +295,7 @@ TEST_P(MvnScaleBias, BroadcastShapes) {
             }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDtypes, MvnScaleBias, testing::ValuesIn(kDtypes),
-                         [](const testing::TestParamInfo<simdax_dtype>& i) { return std::string(dtype_name(i.param)); });
+INSTANTIATE_TEST_SUITE_P(AllDtypes, MvnScaleBias, testing::ValuesIn(kDtypes), dtype_param_name);
 
 // Near-constant groups, where the epsilon placements differ widely
 // (-0.30 against ONNX's -1.00 on {1, 1.00002, 1, 1.00002} with 1e-9):
@@ -319,8 +322,7 @@ TEST_P(MvnPlacements, NearConstantGroups) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDtypes, MvnPlacements, testing::ValuesIn(kDtypes),
-                         [](const testing::TestParamInfo<simdax_dtype>& i) { return std::string(dtype_name(i.param)); });
+INSTANTIATE_TEST_SUITE_P(AllDtypes, MvnPlacements, testing::ValuesIn(kDtypes), dtype_param_name);
 
 // HardSigmoid over chosen alpha/beta pairs (clamp at 0, at 1, both, neither).
 class HardSigmoidParams : public testing::TestWithParam<simdax_dtype> {};
@@ -347,7 +349,6 @@ TEST_P(HardSigmoidParams, AlphaBeta) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDtypes, HardSigmoidParams, testing::ValuesIn(kDtypes),
-                         [](const testing::TestParamInfo<simdax_dtype>& i) { return std::string(dtype_name(i.param)); });
+INSTANTIATE_TEST_SUITE_P(AllDtypes, HardSigmoidParams, testing::ValuesIn(kDtypes), dtype_param_name);
 
 }  // namespace

@@ -353,11 +353,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "oneDNN %s (cpu runtime %s)\n", version,
                  v->cpu_runtime == DNNL_RUNTIME_OMP ? "omp" : "other");
 
-    for (const peers::Workload& w : peers::load_workloads(args.workloads)) {
-        if (!peers::selected(args, w)) continue;
-        peers::Inputs in = peers::load_inputs(args.data_dir, w);
-        peers::Buffer out(w.bytes());
-        const double memcpy_ns = peers::time_memcpy(in.in);
+    peers::for_each_workload(args, [&](const peers::Workload& w, const peers::Inputs& in, double memcpy_ns) {
+        const peers::Buffer out(w.bytes());
         for (int threads : args.threads) {
             omp_set_num_threads(threads);
             for (const std::string& variant : variants(w)) {
@@ -369,6 +366,6 @@ int main(int argc, char** argv) {
                     });
             }
         }
-    }
+    });
     return 0;
 }

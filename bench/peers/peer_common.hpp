@@ -262,6 +262,17 @@ inline bool selected(const Args& a, const Workload& w) {
     return a.only.empty() || std::find(a.only.begin(), a.only.end(), w.id) != a.only.end();
 }
 
+// f(w, inputs, memcpy_ns) for each workload the arguments select, its inputs
+// loaded and a memcpy of them timed.
+template <class F>
+void for_each_workload(const Args& args, F&& f) {
+    for (const Workload& w : load_workloads(args.workloads)) {
+        if (!selected(args, w)) continue;
+        const Inputs in = load_inputs(args.data_dir, w);
+        f(w, in, time_memcpy(in.in));
+    }
+}
+
 // Thrown by a driver's build when the peer cannot run a workload (the table
 // shows n/a with this reason).
 struct Unsupported : std::runtime_error {

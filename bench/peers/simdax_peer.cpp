@@ -10,6 +10,8 @@
 
 #include <sys/stat.h>
 
+#include <memory>
+
 #include "peer_common.hpp"
 
 namespace {
@@ -50,6 +52,33 @@ simdax_operator* create(const peers::Workload& w) {
     return op;
 }
 
+// A workload's operator and, for more than one thread, the built-in pool.
+class Run {
+public:
+    Run(const peers::Workload& w, int threads) : op_(create(w)) {
+        if (threads <= 1) return;
+        const simdax_status s = simdax_threadpool_create(uint32_t(threads), &pool_);
+        if (s != SIMDAX_OK) simdax_operator_destroy(op_);
+        check(s, "simdax_threadpool_create");
+        par_ = simdax_threadpool_parallel(pool_);
+    }
+    ~Run() {
+        simdax_threadpool_destroy(pool_);
+        simdax_operator_destroy(op_);
+    }
+    Run(const Run&) = delete;
+    Run& operator=(const Run&) = delete;
+    void execute(const simdax_bindings& b) const {
+        check(pool_ ? simdax_operator_execute_parallel(op_, &b, &par_) : simdax_operator_execute(op_, &b),
+              "execute");
+    }
+
+private:
+    simdax_operator* op_;
+    simdax_threadpool* pool_ = nullptr;
+    simdax_parallel par_{};
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -61,42 +90,18 @@ int main(int argc, char** argv) {
                                 std::string(simdax_version()) + " " + isa);
     std::fprintf(stderr, "simdax %s, isa %s\n", simdax_version(), isa.c_str());
 
-    for (const peers::Workload& w : peers::load_workloads(args.workloads)) {
-        if (!peers::selected(args, w)) continue;
-        peers::Inputs in = peers::load_inputs(args.data_dir, w);
-        peers::Buffer out(w.bytes());
-        const double memcpy_ns = peers::time_memcpy(in.in);
+    peers::for_each_workload(args, [&](const peers::Workload& w, const peers::Inputs& in, double memcpy_ns) {
+        const peers::Buffer out(w.bytes());
         for (int threads : args.threads) {
-            const std::string impl = "simdax " + isa;
-            try {
-                simdax_operator* op = create(w);
-                simdax_bindings b{in.in.data(), in.scale.data(), in.bias.data(), out.data()};
-                simdax_threadpool* pool = nullptr;
-                simdax_parallel par{};
-                if (threads > 1) {
-                    check(simdax_threadpool_create(uint32_t(threads), &pool),
-                          "simdax_threadpool_create");
-                    par = simdax_threadpool_parallel(pool);
-                }
-                std::memset(out.data(), 0, out.size());
-                const double t = peers::time_call([&] {
-                    const simdax_status s = threads > 1
-                                                ? simdax_operator_execute_parallel(op, &b, &par)
-                                                : simdax_operator_execute(op, &b);
-                    if (s != SIMDAX_OK) check(s, "execute");
-                });
-                const std::string name = peers::out_name("simdax", w, threads, impl);
-                peers::write_file(args.out_dir + "/" + name, out.data(), out.size());
-                results.write(w, threads, impl, "", "ok", t, memcpy_ns, name);
-                std::fprintf(stderr, "  %-4s %dT %10.1f us (memcpy %.1f us)\n", w.id.c_str(),
-                             threads, t / 1e3, memcpy_ns / 1e3);
-                if (pool) simdax_threadpool_destroy(pool);
-                simdax_operator_destroy(op);
-            } catch (const std::exception& e) {
-                results.write(w, threads, impl, "", "error", -1, memcpy_ns, "", e.what());
-                std::fprintf(stderr, "  %-4s %dT error: %s\n", w.id.c_str(), threads, e.what());
-            }
+            peers::time_candidate(results, args, "simdax", w, threads, memcpy_ns, out,
+                                  "simdax " + isa, [&] {
+                                      auto run = std::make_shared<Run>(w, threads);
+                                      const simdax_bindings b{in.in.data(), in.scale.data(),
+                                                              in.bias.data(), out.data()};
+                                      return peers::Candidate{"simdax " + isa, "",
+                                                              [run, b] { run->execute(b); }};
+                                  });
         }
-    }
+    });
     return 0;
 }

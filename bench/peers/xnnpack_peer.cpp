@@ -210,12 +210,9 @@ int main(int argc, char** argv) {
     check(xnn_initialize(nullptr), "xnn_initialize");
     std::fprintf(stderr, "XNNPACK %s\n", version.c_str());
 
-    for (const peers::Workload& w : peers::load_workloads(args.workloads)) {
-        if (!peers::selected(args, w)) continue;
-        peers::Inputs in = peers::load_inputs(args.data_dir, w);
+    peers::for_each_workload(args, [&](const peers::Workload& w, const peers::Inputs& in, double memcpy_ns) {
         const peers::Buffer x = padded_copy(in.in);
-        peers::Buffer out(w.bytes() + XNN_EXTRA_BYTES);
-        const double memcpy_ns = peers::time_memcpy(in.in);
+        const peers::Buffer out(w.bytes() + XNN_EXTRA_BYTES);
         const Constants k(w.dtype == "f16");
         for (int threads : args.threads) {
             pthreadpool_t pool = threads > 1 ? pthreadpool_create(size_t(threads)) : nullptr;
@@ -229,7 +226,7 @@ int main(int argc, char** argv) {
             }
             if (pool) pthreadpool_destroy(pool);
         }
-    }
+    });
     xnn_deinitialize();
     return 0;
 }

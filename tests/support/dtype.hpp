@@ -124,50 +124,34 @@ inline uint16_t f64_to_bf16_bits(double x) {
 
 inline double bf16_bits_to_f64(uint16_t b) { return double(f32_from_bits(uint32_t(b) << 16)); }
 
+// Unaligned typed access to an element's bytes.
+template <class U>
+inline void put_raw(void* p, U v) {
+    std::memcpy(p, &v, sizeof v);
+}
+template <class U>
+inline U get_raw(const void* p) {
+    U v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
 // Stores x (rounded to the dtype) at p / loads the element at p as double.
 inline void store_as(simdax_dtype dt, void* p, double x) {
     switch (dt) {
-        case SIMDAX_DTYPE_FLOAT32: {
-            const float f = f64_to_f32(x);
-            std::memcpy(p, &f, 4);
-            return;
-        }
-        case SIMDAX_DTYPE_FLOAT16: {
-            const uint16_t h = f64_to_f16_bits(x);
-            std::memcpy(p, &h, 2);
-            return;
-        }
-        case SIMDAX_DTYPE_BFLOAT16: {
-            const uint16_t h = f64_to_bf16_bits(x);
-            std::memcpy(p, &h, 2);
-            return;
-        }
-        case SIMDAX_DTYPE_FLOAT64: std::memcpy(p, &x, 8); return;
+        case SIMDAX_DTYPE_FLOAT32: return put_raw(p, f64_to_f32(x));
+        case SIMDAX_DTYPE_FLOAT16: return put_raw(p, f64_to_f16_bits(x));
+        case SIMDAX_DTYPE_BFLOAT16: return put_raw(p, f64_to_bf16_bits(x));
+        case SIMDAX_DTYPE_FLOAT64: return put_raw(p, x);
     }
 }
 
 inline double load_as(simdax_dtype dt, const void* p) {
     switch (dt) {
-        case SIMDAX_DTYPE_FLOAT32: {
-            float f;
-            std::memcpy(&f, p, 4);
-            return double(f);
-        }
-        case SIMDAX_DTYPE_FLOAT16: {
-            uint16_t h;
-            std::memcpy(&h, p, 2);
-            return f16_bits_to_f64(h);
-        }
-        case SIMDAX_DTYPE_BFLOAT16: {
-            uint16_t h;
-            std::memcpy(&h, p, 2);
-            return bf16_bits_to_f64(h);
-        }
-        case SIMDAX_DTYPE_FLOAT64: {
-            double d;
-            std::memcpy(&d, p, 8);
-            return d;
-        }
+        case SIMDAX_DTYPE_FLOAT32: return double(get_raw<float>(p));
+        case SIMDAX_DTYPE_FLOAT16: return f16_bits_to_f64(get_raw<uint16_t>(p));
+        case SIMDAX_DTYPE_BFLOAT16: return bf16_bits_to_f64(get_raw<uint16_t>(p));
+        case SIMDAX_DTYPE_FLOAT64: return get_raw<double>(p);
     }
     return std::numeric_limits<double>::quiet_NaN();
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "simdax/simdax.h"
@@ -27,6 +28,14 @@ struct OpSpec {
     simdax_activation_desc activation{SIMDAX_ACTIVATION_IDENTITY, 0.f, 0.f, 0.f};
     float alpha = 0.2f, beta = 0.5f;  // HardSigmoid
 };
+
+// The spec of `op` over `axes` with every other field at its default.
+inline OpSpec op_spec(simdax_operator_type op, std::vector<uint32_t> axes = {}) {
+    OpSpec s;
+    s.op = op;
+    s.axes = std::move(axes);
+    return s;
+}
 
 struct Operands {
     TensorBuffer x;

@@ -15,26 +15,10 @@ namespace sxt {
 
 void canary_bytes(simdax_dtype dt, unsigned char* out) {
     switch (dt) {
-        case SIMDAX_DTYPE_FLOAT32: {
-            const uint32_t v = 0x7FA5A5A5u;
-            std::memcpy(out, &v, 4);
-            return;
-        }
-        case SIMDAX_DTYPE_FLOAT16: {
-            const uint16_t v = 0x7DA5u;
-            std::memcpy(out, &v, 2);
-            return;
-        }
-        case SIMDAX_DTYPE_BFLOAT16: {
-            const uint16_t v = 0x7FA5u;
-            std::memcpy(out, &v, 2);
-            return;
-        }
-        case SIMDAX_DTYPE_FLOAT64: {
-            const uint64_t v = 0x7FF5A5A5A5A5A5A5ull;
-            std::memcpy(out, &v, 8);
-            return;
-        }
+        case SIMDAX_DTYPE_FLOAT32: return put_raw(out, uint32_t{0x7FA5A5A5u});
+        case SIMDAX_DTYPE_FLOAT16: return put_raw(out, uint16_t{0x7DA5u});
+        case SIMDAX_DTYPE_BFLOAT16: return put_raw(out, uint16_t{0x7FA5u});
+        case SIMDAX_DTYPE_FLOAT64: return put_raw(out, uint64_t{0x7FF5A5A5A5A5A5A5ull});
     }
 }
 

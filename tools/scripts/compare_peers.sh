@@ -38,21 +38,12 @@ done
 log() { printf '[compare_peers %4ss] %s\n' "$(( $(date +%s) - start ))" "$*" >&2; }
 
 # ------------------------------------------------------------------ install
-bash "$root/tools/scripts/install_deps.sh"
-missing=()
-for p in libdnnl-dev python3-torch python3-onnx python3-numpy libxnnpack-dev libpthreadpool-dev; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-command -v node >/dev/null || missing+=(nodejs)
-command -v npm >/dev/null || missing+=(npm)
-if [ ${#missing[@]} -gt 0 ]; then
-  log "installing: ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# Node.js may come from elsewhere than Debian: its packages only if absent.
+node_pkgs=()
+command -v node >/dev/null || node_pkgs+=(nodejs)
+command -v npm >/dev/null || node_pkgs+=(npm)
+bash "$root/tools/scripts/install_deps.sh" libdnnl-dev python3-torch python3-onnx python3-numpy \
+  libxnnpack-dev libpthreadpool-dev "${node_pkgs[@]}"
 if [ ! -f "$peers/node/node_modules/onnxruntime-node/package.json" ]; then
   log "npm install --ignore-scripts (onnxruntime-node)"
   (cd "$peers/node" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
