@@ -17,6 +17,7 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "simdax/simdax.h"
@@ -332,6 +333,14 @@ void expect_passes(const Case& c) {
     EXPECT_TRUE(result.passed()) << describe_failure(c, result);
 }
 
+CaseText case_text(std::string op, std::string params, std::string tolerance) {
+    CaseText t;
+    t.op = std::move(op);
+    t.params = std::move(params);
+    t.tolerance = std::move(tolerance);
+    return t;
+}
+
 double hard_sigmoid(double x, double alpha, double beta) {
     return std::max(0.0, std::min(alpha * x + beta, 1.0));
 }
@@ -404,10 +413,8 @@ TEST(CaseRunner, StridesOffsetAndBroadcastReadOnlyTheView) {
 
 TEST(CaseRunner, NegativeStridesWalkBackwards) {
     CaseFolder folder;
-    CaseText text;
-    text.op = "Softmax";
-    text.params = R"({"axes": [1]})";
-    text.tolerance = R"({"atol": 1e-06, "rtol": 1e-05, "ulps": 0})";
+    CaseText text = case_text("Softmax", R"({"axes": [1]})",
+                              R"({"atol": 1e-06, "rtol": 1e-05, "ulps": 0})");
     // X = [[6, 5, 4], [3, 2, 1]]: the buffer read backwards from its last slot.
     text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", "[2, 3]",
                                     R"("strides": [-3, -1], "offset": 5, "buffer_elements": 6)") +
@@ -476,10 +483,8 @@ std::vector<double> log_softmax_rows(const std::vector<double>& x, std::size_t r
 
 TEST(CaseRunner, Bfloat16LogSoftmax) {
     CaseFolder folder;
-    CaseText text;
-    text.op = "LogSoftmax";
-    text.params = R"({"axes": [1]})";
-    text.tolerance = R"({"atol": 1e-05, "rtol": 1e-05, "ulps": 1})";
+    CaseText text = case_text("LogSoftmax", R"({"axes": [1]})",
+                              R"({"atol": 1e-05, "rtol": 1e-05, "ulps": 1})");
     text.inputs = packed_input("input_0.bin", "bfloat16", "[2, 4]", 8);
     text.outputs = "[" + tensor_json("Y", "output_0.bin", "bfloat16", "[2, 4]", "", "float64") + "]";
     std::vector<double> x = {1, 2, 3, 4, -0.5, 0.25, 100, -7};
@@ -491,10 +496,8 @@ TEST(CaseRunner, Bfloat16LogSoftmax) {
 
 TEST(CaseRunner, Float64LogSoftmaxOverUnorderedAxes) {
     CaseFolder folder;
-    CaseText text;
-    text.op = "LogSoftmax";
-    text.params = R"({"axes": [2, 0]})";  // order carries no meaning
-    text.tolerance = R"({"atol": 1e-12, "rtol": 1e-12, "ulps": 0})";
+    CaseText text = case_text("LogSoftmax", R"({"axes": [2, 0]})",  // order carries no meaning
+                              R"({"atol": 1e-12, "rtol": 1e-12, "ulps": 0})");
     text.inputs = packed_input("input_0.bin", "float64", "[2, 2, 2]", 8);
     text.outputs = "[" + tensor_json("Y", "output_0.bin", "float64", "[2, 2, 2]") + "]";
     // The DirectML example input; groups are {x[., j, .]} for j = 0, 1.

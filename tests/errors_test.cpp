@@ -115,6 +115,15 @@ struct CreateRow {
 
 void PrintTo(const CreateRow& r, std::ostream* os) { *os << r.name; }
 
+// A mutation giving the [rows, cols] output these strides.
+std::function<void(Fixture&)> output_strides(int64_t rows, int64_t cols) {
+    return [rows, cols](Fixture& f) {
+        f.out_strides[0] = rows;
+        f.out_strides[1] = cols;
+        f.out.strides = f.out_strides;
+    };
+}
+
 std::vector<CreateRow> create_rows() {
     using F = Fixture;
     const int64_t big32 = int64_t(1) << 32, big31 = int64_t(1) << 31;
@@ -237,36 +246,16 @@ std::vector<CreateRow> create_rows() {
         {"HardSigmoidNanBeta", Kind::HardSigmoid, SIMDAX_ERROR_INVALID_ARGUMENT, {"beta"}, [](F& f) { f.hs.beta = kNaNf; }},
         {"HardSigmoidMinusInfBeta", Kind::HardSigmoid, SIMDAX_ERROR_INVALID_ARGUMENT, {"beta"}, [](F& f) { f.hs.beta = -kInff; }},
         {"OutputStrideZero", Kind::Softmax, SIMDAX_ERROR_OVERLAP, {"output"},
-         [](F& f) {
-             f.out_strides[0] = 4;
-             f.out_strides[1] = 0;
-             f.out.strides = f.out_strides;
-         }},
+         output_strides(4, 0)},
         {"OutputRowsOverlap", Kind::Softmax, SIMDAX_ERROR_OVERLAP, {"output"},
-         [](F& f) {
-             f.out_strides[0] = 2;  // rows of 4 elements, 2 apart
-             f.out_strides[1] = 1;
-             f.out.strides = f.out_strides;
-         }},
+         output_strides(2, 1)},  // rows of 4 elements, 2 apart
         {"OutputDiagonalOverlap", Kind::HardSigmoid, SIMDAX_ERROR_OVERLAP, {"output"},
-         [](F& f) {
-             f.out_strides[0] = 1;
-             f.out_strides[1] = 1;
-             f.out.strides = f.out_strides;
-         }},
+         output_strides(1, 1)},
         {"OutputNegativeStrideOverlap", Kind::Activation, SIMDAX_ERROR_OVERLAP, {"output"},
          // (0,2) and (1,0)..: offsets {0,-1,-2,-3} and {2,1,0,-1} meet.
-         [](F& f) {
-             f.out_strides[0] = 2;
-             f.out_strides[1] = -1;
-             f.out.strides = f.out_strides;
-         }},
+         output_strides(2, -1)},
         {"MvnOutputStrideZero", Kind::Mvn, SIMDAX_ERROR_OVERLAP, {"output"},
-         [](F& f) {
-             f.out_strides[0] = 0;
-             f.out_strides[1] = 1;
-             f.out.strides = f.out_strides;
-         }},
+         output_strides(0, 1)},
         {"OutputTransposedOverlap3d", Kind::LogSoftmax, SIMDAX_ERROR_OVERLAP, {"output"},
          // [3,4,2]: dim 2 steps 1, dim 1 steps 2, dim 0 steps 4 < 4*2.
          [](F& f) {
@@ -416,11 +405,7 @@ std::vector<ExecRow> exec_rows() {
          with_bindings([](F& f, simdax_bindings& b) { b.output = f.x + 1; }),
          true},
         {"HardSigmoidAliasWithOtherStrides", Kind::HardSigmoid, SIMDAX_ERROR_OVERLAP, {"output", "overlap"},
-         [](F& f) {  // output transposed: same pointer, different element mapping
-             f.out_strides[0] = 1;
-             f.out_strides[1] = 3;
-             f.out.strides = f.out_strides;
-         },
+         output_strides(1, 3),  // output transposed: same pointer, different element mapping
          with_bindings([](F& f, simdax_bindings& b) { b.output = f.x; }),
          true},
         {"ActivationShiftedAlias", Kind::Activation, SIMDAX_ERROR_OVERLAP, {"output", "overlap"}, none,

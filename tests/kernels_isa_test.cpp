@@ -562,6 +562,7 @@ void fill_row(Buf& x, ptrdiff_t off, size_t n, int kind, DType dt, std::mt19937&
 struct RowsShape {
     size_t rows, n;
     ptrdiff_t xrs, yrs;
+    int salt = 0;  // 1-based position in rows_shapes(): varies the row contents
     // Elements from the first row's start to the last row's end at stride rs.
     size_t span(ptrdiff_t rs) const { return (rows - 1) * size_t(rs) + n; }
 };
@@ -577,6 +578,7 @@ std::vector<RowsShape> rows_shapes(DType dt) {
         v.push_back({600 * e, 1000, 1000, 1003});  // short rows (pipeline)
         v.push_back({70 * e, 8200, 8200, 8200});   // long rows
     }
+    for (size_t i = 0; i < v.size(); ++i) v[i].salt = int(i) + 1;
     return v;
 }
 
@@ -596,9 +598,8 @@ TEST_P(KernelsIsa, FusedSoftmaxRows) {
     std::mt19937 rng(7);
     for (DType dt : kDTypes) {
         const DtypeKernels& kk = k(dt);
-        int salt = 0;
         for (const RowsShape& s : rows_shapes(dt)) {
-            ++salt;
+            const int salt = s.salt;
             const size_t nx = s.span(s.xrs), ny = s.span(s.yrs);
             Buf x(dt, nx);
             x.fill(nx, kSentinel);
@@ -643,9 +644,8 @@ TEST_P(KernelsIsa, FusedHardmaxRows) {
     std::mt19937 rng(8);
     for (DType dt : kDTypes) {
         const DtypeKernels& kk = k(dt);
-        int salt = 0;
         for (const RowsShape& s : rows_shapes(dt)) {
-            ++salt;
+            const int salt = s.salt;
             const size_t nx = s.span(s.xrs), ny = s.span(s.yrs);
             Buf x(dt, nx);
             std::uniform_int_distribution<int> u(-6, 6);
