@@ -50,7 +50,7 @@ extern "C" {
  * major; new features come as new functions, new structs or new enum values
  * (MINOR), fixes as PATCH. */
 #define SIMDAX_VERSION_MAJOR 0
-#define SIMDAX_VERSION_MINOR 1
+#define SIMDAX_VERSION_MINOR 2
 #define SIMDAX_VERSION_PATCH 0
 #define SIMDAX_MAX_RANK 8
 
