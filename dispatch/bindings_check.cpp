@@ -9,6 +9,7 @@
 // pairs) and stays conservative otherwise: it never accepts an overlap.
 #include "bindings_check.hpp"
 
+#include <cstdint>
 #include <cstdio>
 
 #include "error.hpp"
@@ -39,6 +40,18 @@ bool overlaps_output(const Plan& p, const void* a, int o, const void* y) {
     return r < p.esize || g - r < p.esize;
 }
 
+// The first bound operand whose address is not a multiple of the element
+// size, or nullptr. Kernels read single elements as objects of their type,
+// so such an address is refused rather than read (docs/spec.md, Alignment).
+const char* misaligned_operand(const Plan& p, const simdax_bindings* b) {
+    const auto off = [&](const void* a) { return a && reinterpret_cast<uintptr_t>(a) % p.esize != 0; };
+    if (off(b->input)) return "input";
+    if (off(b->output)) return "output";
+    if (p.has_operand[kScale] && off(b->scale)) return "scale";
+    if (p.has_operand[kBias] && off(b->bias)) return "bias";
+    return nullptr;
+}
+
 void warn_ignored(const char* where, const char* name) {
     if (!log_enabled()) return;
     char line[160];
@@ -62,6 +75,11 @@ simdax_status check_bindings(const Plan& p, const simdax_bindings* b, const char
     if (p.has_operand[kBias] && !b->bias)
         return fail(SIMDAX_ERROR_NULL_POINTER,
                     "%sbias: is NULL but the operator was created with a bias", where);
+    if (const char* name = misaligned_operand(p, b))
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
+                    "%s%s: address is not a multiple of the element size (%zu bytes); buffers "
+                    "need their element type's alignment",
+                    where, name, p.esize);
     if (overlaps_output(p, b->input, kX, b->output)) {
         if (!p.in_place_op)
             return fail(SIMDAX_ERROR_OVERLAP,

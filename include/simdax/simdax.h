@@ -267,7 +267,9 @@ SIMDAX_API simdax_status simdax_operator_create(const simdax_operator_desc* desc
                                                 simdax_operator** op);
 
 /* Runs a created operator. Thread-safe, no allocation, no locks. Rejects
- * NULL buffers and any output overlap the operator forbids.
+ * NULL buffers, a buffer whose address is not a multiple of its element
+ * size (SIMDAX_ERROR_INVALID_ARGUMENT), and any output overlap the operator
+ * forbids.
  * Overlap: the output may share no byte with the input, scale or bias —
  * except that HardSigmoid and Activation run in place when the output is
  * exactly the input (same pointer, and the same strides at create). Two
