@@ -1,6 +1,7 @@
 // CPU detection: synthetic CPUID/XCR0 inputs for the x86 decision rules, plus
 // a live cross-check against GCC's own detector (__builtin_cpu_supports).
 #include "cpu_features.hpp"
+#include "tables.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,6 +28,16 @@ TEST(CpuFeatures, SameObjectFromEveryThread) {
         threads.emplace_back([&seen, i] { seen[i] = &cpu_info(); });
     for (auto& t : threads) t.join();
     for (const CpuInfo* p : seen) EXPECT_EQ(p, &cpu_info());
+}
+
+// Each ISA's kernels read the facts dispatch decoded (kernels/kernel_table.hpp).
+TEST(CpuFeatures, KernelTablesCarryTheFacts) {
+    for (int i = 0; i < SIMDAX_ISA_COUNT; ++i) {
+        const IsaKernels* k = isa_kernels(simdax_isa(i));
+        if (!k || !k->facts) continue;
+        EXPECT_EQ(k->facts->interleave_streams, cpu_info().interleave_streams)
+            << simdax_isa_name(simdax_isa(i));
+    }
 }
 
 TEST(CpuFeatures, ScalarAlwaysSupported) {

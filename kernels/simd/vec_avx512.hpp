@@ -77,8 +77,8 @@ struct Avx512Vec : Base {
     static void stream(E* p, R v) { avx512_ops::stream(p, v); }  // p 64-byte aligned
 
     // Bitmask, horizontal max, lane 0 in a register: none in xsimd 8.1.
-    // Horizontal sum: xsimd's goes on through AVX2's two HADDPS
-    // (vec_avx2.hpp), slower than the shuffle tree of the reduce sequence.
+    // Horizontal sum: xsimd's ends in AVX2's two HADDPS, a longer chain
+    // than the shuffle tree of the reduce sequence.
     static unsigned bits(M m) { return typename M::register_type(m); }
     static E hmax(R v) { return avx512_ops::hmax(v); }
     static E hsum(R v) { return avx512_ops::hsum(v); }

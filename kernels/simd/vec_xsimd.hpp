@@ -1,6 +1,6 @@
 // The part of the vector vocabulary (vec_contract.hpp) that xsimd provides,
-// for one element type and xsimd architecture: the base of the AVX2 and NEON
-// traits. Each ISA's header adds what xsimd 8.1 lacks, and replaces a member
+// for one element type and xsimd architecture: the base of the AVX2,
+// AVX-512 and NEON traits. Each ISA's header adds what xsimd 8.1 lacks, and replaces a member
 // where xsimd's form is not the contract's (it says why there).
 #pragma once
 
