@@ -110,6 +110,10 @@ void decode_x86(const X86CpuidBits& b, CpuInfo* out) {
     };
     for (const auto& n : names)
         if (n.on) add_feature(out, n.name);
+
+    // "GenuineIntel" in EBX, EDX, ECX.
+    out->interleave_streams =
+        b.vendor_ebx == 0x756e6547u && b.vendor_edx == 0x49656e69u && b.vendor_ecx == 0x6c65746eu;
 }
 
 namespace {
@@ -123,6 +127,9 @@ CpuInfo detect() {
 
     X86CpuidBits b{};
     b.max_basic_leaf = raw.basic_cpuid[0][EAX];
+    b.vendor_ebx = raw.basic_cpuid[0][EBX];
+    b.vendor_edx = raw.basic_cpuid[0][EDX];
+    b.vendor_ecx = raw.basic_cpuid[0][ECX];
     b.leaf1_ecx = raw.basic_cpuid[1][ECX];
     b.leaf1_edx = raw.basic_cpuid[1][EDX];
     if (b.max_basic_leaf >= 7) {
@@ -147,9 +154,9 @@ CpuInfo detect() {
     } else {
         // Unknown vendors can make cpu_identify fail; leaf 0 still names it.
         char v[13];
-        std::memcpy(v + 0, &raw.basic_cpuid[0][EBX], 4);
-        std::memcpy(v + 4, &raw.basic_cpuid[0][EDX], 4);
-        std::memcpy(v + 8, &raw.basic_cpuid[0][ECX], 4);
+        std::memcpy(v + 0, &b.vendor_ebx, 4);
+        std::memcpy(v + 4, &b.vendor_edx, 4);
+        std::memcpy(v + 8, &b.vendor_ecx, 4);
         v[12] = '\0';
         copy_str(info.vendor, sizeof(info.vendor), v);
     }

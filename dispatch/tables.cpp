@@ -1,29 +1,31 @@
-// Composes each compiled ISA's table over its parent's, once. Only baseline
-// code runs here: the per-ISA tables are constant data.
+// Composes each compiled ISA's table over its parent's, once, and hands
+// each ISA's kernels their CPU facts. Only baseline code runs here: the
+// per-ISA tables are constant data.
 #include "tables.hpp"
 
+#include "cpu_features.hpp"
+
 namespace simdax {
+// Each compiled ISA's own (partial) table. X(isa, ISA) for every ISA;
+// SIMDAX_IF_COMPILED(ISA)(tokens) keeps the tokens when dispatch/CMakeLists.txt
+// compiles the ISA in (it defines SIMDAX_HAVE_<ISA>=1), drops them otherwise.
+#define SIMDAX_ALL_ISAS(X)                                                    \
+    X(scalar, SCALAR) X(avx2, AVX2) X(avx512, AVX512) X(avx512fp16, AVX512FP16) \
+    X(neon, NEON) X(neonfp16, NEONFP16)
+#define SIMDAX_CAT(a, b) SIMDAX_CAT_(a, b)
+#define SIMDAX_CAT_(a, b) a##b
+#define SIMDAX_PROBE_1 ~, 1
+#define SIMDAX_SECOND(a, b, ...) b
+#define SIMDAX_SECOND_OF(...) SIMDAX_SECOND(__VA_ARGS__)
+#define SIMDAX_IS_ONE(x) SIMDAX_SECOND_OF(SIMDAX_CAT(SIMDAX_PROBE_, x), 0, ~)
+#define SIMDAX_KEEP_1(...) __VA_ARGS__
+#define SIMDAX_KEEP_0(...)
+#define SIMDAX_IF_COMPILED(ISA) SIMDAX_CAT(SIMDAX_KEEP_, SIMDAX_IS_ONE(SIMDAX_HAVE_##ISA))
+
 namespace kernels {
-#define SIMDAX_DECLARE_TABLE(isa) \
-    namespace isa {               \
-    extern const IsaKernels kTable; \
-    }
-SIMDAX_DECLARE_TABLE(scalar)
-#ifdef SIMDAX_HAVE_AVX2
-SIMDAX_DECLARE_TABLE(avx2)
-#endif
-#ifdef SIMDAX_HAVE_AVX512
-SIMDAX_DECLARE_TABLE(avx512)
-#endif
-#ifdef SIMDAX_HAVE_AVX512FP16
-SIMDAX_DECLARE_TABLE(avx512fp16)
-#endif
-#ifdef SIMDAX_HAVE_NEON
-SIMDAX_DECLARE_TABLE(neon)
-#endif
-#ifdef SIMDAX_HAVE_NEONFP16
-SIMDAX_DECLARE_TABLE(neonfp16)
-#endif
+#define SIMDAX_DECLARE_TABLE(name, NAME) \
+    SIMDAX_IF_COMPILED(NAME)(namespace name { extern const IsaKernels kTable; })
+SIMDAX_ALL_ISAS(SIMDAX_DECLARE_TABLE)
 #undef SIMDAX_DECLARE_TABLE
 }  // namespace kernels
 
@@ -31,25 +33,11 @@ namespace {
 
 // The ISA's own (partial) table, or nullptr when not compiled in.
 const IsaKernels* own_table(simdax_isa isa) {
-    switch (isa) {
-        case SIMDAX_ISA_SCALAR: return &kernels::scalar::kTable;
-#ifdef SIMDAX_HAVE_AVX2
-        case SIMDAX_ISA_AVX2: return &kernels::avx2::kTable;
-#endif
-#ifdef SIMDAX_HAVE_AVX512
-        case SIMDAX_ISA_AVX512: return &kernels::avx512::kTable;
-#endif
-#ifdef SIMDAX_HAVE_AVX512FP16
-        case SIMDAX_ISA_AVX512FP16: return &kernels::avx512fp16::kTable;
-#endif
-#ifdef SIMDAX_HAVE_NEON
-        case SIMDAX_ISA_NEON: return &kernels::neon::kTable;
-#endif
-#ifdef SIMDAX_HAVE_NEONFP16
-        case SIMDAX_ISA_NEONFP16: return &kernels::neonfp16::kTable;
-#endif
-        default: return nullptr;
-    }
+#define SIMDAX_OWN_TABLE(name, NAME) \
+    SIMDAX_IF_COMPILED(NAME)(if (isa == SIMDAX_ISA_##NAME) return &kernels::name::kTable;)
+    SIMDAX_ALL_ISAS(SIMDAX_OWN_TABLE)
+#undef SIMDAX_OWN_TABLE
+    return nullptr;
 }
 
 void overlay(DtypeKernels* dst, const DtypeKernels& src) {
@@ -70,6 +58,7 @@ bool compose_all() {
             g_composed[i] = g_composed[parent];
         }
         for (int d = 0; d < kDTypeCount; ++d) overlay(&g_composed[i].dt[d], own->dt[d]);
+        if (own->facts) own->facts->interleave_streams = cpu_info().interleave_streams;
         g_present[i] = true;
     }
     return true;

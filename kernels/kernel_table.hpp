@@ -105,8 +105,21 @@ struct DtypeKernels {
 };
 #undef SIMDAX_SLOT_MEMBER
 
+// What the kernels of an ISA need to know of the CPU beyond its ISA
+// (dispatch/cpu_features.cpp decodes it).
+struct CpuFacts {
+    // map() (kernels/simd/map.hpp) spreads its non-temporal stores over four
+    // pages at once: true on Intel, where that covers more memory latency;
+    // AMD cores keep fewer write-combining streams and lose by it.
+    bool interleave_streams;
+};
+
 struct IsaKernels {
     DtypeKernels dt[kDTypeCount];  // indexed by DType
+    // The ISA's own copy of the facts its kernels read, or nullptr when they
+    // read none. Dispatch fills it once, when it composes the table, before
+    // any kernel of the ISA can be reached.
+    CpuFacts* facts = nullptr;
 };
 
 }  // namespace simdax

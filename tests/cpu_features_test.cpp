@@ -1,12 +1,14 @@
 // CPU detection: synthetic CPUID/XCR0 inputs for the x86 decision rules, plus
 // a live cross-check against GCC's own detector (__builtin_cpu_supports).
 #include "cpu_features.hpp"
+#include "tables.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace simdax {
@@ -28,6 +30,16 @@ TEST(CpuFeatures, SameObjectFromEveryThread) {
     for (const CpuInfo* p : seen) EXPECT_EQ(p, &cpu_info());
 }
 
+// Each ISA's kernels read the facts dispatch decoded (kernels/kernel_table.hpp).
+TEST(CpuFeatures, KernelTablesCarryTheFacts) {
+    for (int i = 0; i < SIMDAX_ISA_COUNT; ++i) {
+        const IsaKernels* k = isa_kernels(simdax_isa(i));
+        if (!k || !k->facts) continue;
+        EXPECT_EQ(k->facts->interleave_streams, cpu_info().interleave_streams)
+            << simdax_isa_name(simdax_isa(i));
+    }
+}
+
 TEST(CpuFeatures, ScalarAlwaysSupported) {
     EXPECT_TRUE(cpu_info().isa_ok[SIMDAX_ISA_SCALAR]);
     // The strings are always terminated inside their buffers.
@@ -47,9 +59,17 @@ constexpr uint32_t kL1Edx = B(26);
 constexpr uint32_t kL7Avx2 = B(5);
 constexpr uint32_t kL7Avx512 = B(5) | B(16) | B(17) | B(28) | B(30) | B(31);
 
+// Leaf 0's vendor string, as the CPU returns it in EBX, EDX, ECX.
+void set_vendor(X86CpuidBits& b, const char (&name)[13]) {
+    std::memcpy(&b.vendor_ebx, name + 0, 4);
+    std::memcpy(&b.vendor_edx, name + 4, 4);
+    std::memcpy(&b.vendor_ecx, name + 8, 4);
+}
+
 X86CpuidBits sapphire_rapids() {
     X86CpuidBits b{};
     b.max_basic_leaf = 0x20;
+    set_vendor(b, "GenuineIntel");
     b.leaf1_ecx = kL1Ecx;
     b.leaf1_edx = kL1Edx;
     b.leaf7_0_eax = 2;
@@ -104,6 +124,7 @@ TEST(CpuFeaturesDecode, Zen4HasAvx512ButNoFp16) {
     // Ryzen 5 7600X: libcpuid 0.6.2 reports no AVX-512 here; the raw bits do.
     X86CpuidBits b{};
     b.max_basic_leaf = 0x10;
+    set_vendor(b, "AuthenticAMD");
     b.leaf1_ecx = 0x7ef8320b;
     b.leaf1_edx = 0x178bfbff;
     b.leaf7_0_eax = 1;
@@ -117,6 +138,19 @@ TEST(CpuFeaturesDecode, Zen4HasAvx512ButNoFp16) {
     EXPECT_TRUE(has_feature(info, "avx512vl"));
     EXPECT_TRUE(has_feature(info, "avx512bf16"));
     EXPECT_FALSE(has_feature(info, "avx512fp16"));
+}
+
+TEST(CpuFeaturesDecode, InterleavedStreamsOnIntelOnly) {
+    EXPECT_TRUE(decode(sapphire_rapids()).interleave_streams);
+    X86CpuidBits b = sapphire_rapids();
+    set_vendor(b, "AuthenticAMD");
+    EXPECT_FALSE(decode(b).interleave_streams);
+    set_vendor(b, "GenuineIotel");  // one register off
+    EXPECT_FALSE(decode(b).interleave_streams);
+    b = sapphire_rapids();
+    std::swap(b.vendor_edx, b.vendor_ecx);  // Intel's words, EDX and ECX swapped
+    EXPECT_FALSE(decode(b).interleave_streams);
+    EXPECT_FALSE(decode(X86CpuidBits{}).interleave_streams);
 }
 
 TEST(CpuFeaturesDecode, Fp16NeedsBf16Too) {
@@ -213,6 +247,7 @@ TEST(CpuFeaturesLive, MatchesBuiltinCpuSupports) {
     expect_levels(info, avx2, avx512, fp16);
     EXPECT_EQ(has_feature(info, "sse2"), static_cast<bool>(__builtin_cpu_supports("sse2")));
     EXPECT_NE(info.vendor[0], '\0');
+    EXPECT_EQ(info.interleave_streams, __builtin_cpu_is("intel") != 0);
 }
 
 #elif defined(__aarch64__)

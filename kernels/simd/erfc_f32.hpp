@@ -23,9 +23,7 @@ inline VF::R erfc_f32(VF::R z) {
     z = VF::min(VF::set1(10.5f), z);
     const VF::R t = VF::div(VF::set1(1.0f), VF::fma(z, VF::set1(0.5f), VF::set1(1.0f)));
     const VF::R u = VF::fma(t, VF::set1(2.4f), VF::set1(-1.4f));
-    VF::R g = VF::set1(erfc32::kG[10]);
-    for (int i = 9; i >= 0; --i) g = VF::fma(g, u, VF::set1(erfc32::kG[i]));
-    return VF::mul(t, exp_f32(VF::fnma(z, z, g)));
+    return VF::mul(t, exp_f32(VF::fnma(z, z, horner<VF>(u, erfc32::kG))));
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -1,9 +1,11 @@
-// exp and expm1 on float vectors.
+// exp and expm1 on float vectors (VF), and the scheme exp_f64.hpp shares
+// for double vectors (VD), one template over the traits.
 //
 // Algorithm: n = rint(x * log2(e)); r = x - n*ln2 with ln2 split in two
-// (Cody-Waite, FMA), so |r| <= ln2/2; e^r = 1 + r + r^2*q(r) with q a degree-4
-// Chebyshev fit of (e^r - 1 - r)/r^2 on [-ln2/2, ln2/2] (relative error of
-// the polynomial 1e-8, tools: mpmath chebyfit); the result is ldexp(e^r, n).
+// (Cody-Waite, FMA), so |r| <= ln2/2; e^r = 1 + r + r^2*q(r) with q a
+// Chebyshev fit of (e^r - 1 - r)/r^2 on [-ln2/2, ln2/2] (float: degree 4,
+// relative error of the polynomial 1e-8, tools: mpmath chebyfit); the
+// result is ldexp(e^r, n).
 //
 // exp_f32: max error about 1 ulp, including subnormal results. Input clamped
 //   to [-104, 89]: results below 2^-150 round to 0, above 88.72 overflow to
@@ -19,47 +21,59 @@
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
-namespace exp32 {
-constexpr float kLog2e = 0x1.715476p+0f;
-constexpr float kLn2Hi = 0x1.62e430p-1f;
-constexpr float kLn2Lo = -0x1.05c610p-29f;
-// q(r) = (e^r - 1 - r) / r^2, ascending powers.
-constexpr float kQ0 = 0x1.000000p-1f, kQ1 = 0x1.5554dep-3f, kQ2 = 0x1.55551ap-5f,
-                kQ3 = 0x1.120b62p-7f, kQ4 = 0x1.6d10fcp-10f;
+// The constants of one element type: kLog2e, kLn2Hi + kLn2Lo = ln2,
+// q(r) = (e^r - 1 - r) / r^2 in ascending powers kQ, the clamps of exp
+// [kMin, kMax] and of expm1 [kMinM1, kMax].
+template <class E>
+struct ExpCoeffs;
 
-// Reduction: returns r, sets n (integral float).
-inline VF::R reduce(VF::R x, VF::R& n) {
-    n = VF::round(VF::mul(x, VF::set1(kLog2e)));
-    VF::R r = VF::fnma(n, VF::set1(kLn2Hi), x);
-    return VF::fnma(n, VF::set1(kLn2Lo), r);
-}
-inline VF::R q(VF::R r) {
-    VF::R p = VF::fma(VF::set1(kQ4), r, VF::set1(kQ3));
-    p = VF::fma(p, r, VF::set1(kQ2));
-    p = VF::fma(p, r, VF::set1(kQ1));
-    return VF::fma(p, r, VF::set1(kQ0));
-}
-}  // namespace exp32
+template <>
+struct ExpCoeffs<float> {
+    static constexpr float kLog2e = 0x1.715476p+0f;
+    static constexpr float kLn2Hi = 0x1.62e430p-1f;
+    static constexpr float kLn2Lo = -0x1.05c610p-29f;
+    static constexpr float kQ[5] = {0x1.000000p-1f, 0x1.5554dep-3f, 0x1.55551ap-5f, 0x1.120b62p-7f,
+                                    0x1.6d10fcp-10f};
+    static constexpr float kMin = -104.0f, kMax = 89.0f, kMinM1 = -88.0f;
+};
 
-inline VF::R exp_f32(VF::R x) {
+namespace exp_detail {
+// Reduction: returns r, sets n (integral).
+template <class V, class C = ExpCoeffs<typename V::E>>
+inline typename V::R reduce(typename V::R x, typename V::R& n) {
+    n = V::round(V::mul(x, V::set1(C::kLog2e)));
+    const typename V::R r = V::fnma(n, V::set1(C::kLn2Hi), x);
+    return V::fnma(n, V::set1(C::kLn2Lo), r);
+}
+}  // namespace exp_detail
+
+template <class V, class C = ExpCoeffs<typename V::E>>
+inline typename V::R exp_v(typename V::R x) {
+    using E = typename V::E;
     // The clamps keep a NaN: it is the second operand.
-    x = VF::max(VF::set1(-104.0f), VF::min(VF::set1(89.0f), x));
-    VF::R n;
-    const VF::R r = exp32::reduce(x, n);
+    x = V::max(V::set1(C::kMin), V::min(V::set1(C::kMax), x));
+    typename V::R n;
+    const typename V::R r = exp_detail::reduce<V>(x, n);
     // 1 + r + r^2 q(r) in Horner form.
-    VF::R p = VF::fma(exp32::q(r), r, VF::set1(1.0f));
-    p = VF::fma(p, r, VF::set1(1.0f));
-    return VF::ldexp(p, n);
+    typename V::R p = V::fma(horner<V>(r, C::kQ), r, V::set1(E(1)));
+    p = V::fma(p, r, V::set1(E(1)));
+    return V::ldexp(p, n);
 }
 
-inline VF::R expm1_f32(VF::R x) {
-    x = VF::max(VF::set1(-88.0f), VF::min(VF::set1(89.0f), x));
-    VF::R n;
-    const VF::R r = exp32::reduce(x, n);
-    const VF::R em = VF::fma(VF::mul(r, r), exp32::q(r), r);  // e^r - 1
-    const VF::R h = VF::ldexp(VF::set1(0.5f), n);             // 2^(n-1), exact
-    const VF::R half = VF::fma(h, em, VF::sub(h, VF::set1(0.5f)));
-    return VF::add(half, half);
+template <class V, class C = ExpCoeffs<typename V::E>>
+inline typename V::R expm1_v(typename V::R x) {
+    using R = typename V::R;
+    using E = typename V::E;
+    x = V::max(V::set1(C::kMinM1), V::min(V::set1(C::kMax), x));
+    R n;
+    const R r = exp_detail::reduce<V>(x, n);
+    const R em = V::fma(V::mul(r, r), horner<V>(r, C::kQ), r);  // e^r - 1
+    const R h = V::ldexp(V::set1(E(0.5)), n);                   // 2^(n-1), exact
+    const R half = V::fma(h, em, V::sub(h, V::set1(E(0.5))));
+    return V::add(half, half);
 }
+
+inline VF::R exp_f32(VF::R x) { return exp_v<VF>(x); }
+inline VF::R expm1_f32(VF::R x) { return expm1_v<VF>(x); }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -1,7 +1,9 @@
-// log and log1p on float vectors, both built on one kernel:
+// log and log1p on float vectors (VF), and the scheme log_f64.hpp shares for
+// double vectors (VD), one template over the traits. Both functions are
+// built on one kernel:
 // log1p(u) = 2*atanh(s), s = u / (2 + u), evaluated as 2*(s + s^3 g(s^2))
-// with g a degree-4 Chebyshev fit of (atanh(s)/s - 1)/s^2 for s^2 in
-// [0, 1/9] (relative error 1e-9; the division adds 0.5 ulp).
+// with g a Chebyshev fit of (atanh(s)/s - 1)/s^2 for s^2 in [0, 1/9]
+// (float: degree 4, relative error 1e-9; the division adds 0.5 ulp).
 //
 // log1p_f32(u): u in [0, 1] (s <= 1/3); relative error about 1 ulp, also for
 //   tiny u (log1p(u) = u there). NaN -> NaN.
@@ -11,38 +13,47 @@
 //   (the callers pass sums >= 1).
 #pragma once
 
+#include <limits>
+
 #include "simd/vec.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
-namespace log32 {
-constexpr float kG0 = 0x1.555556p-2f, kG1 = 0x1.9998d4p-3f, kG2 = 0x1.24c926p-3f,
-                kG3 = 0x1.bc8cf8p-4f, kG4 = 0x1.dba260p-4f;
+// The constants of one element type: g(w) in ascending powers kG, and
+// kLn2Hi + kLn2Lo = ln2.
+template <class E>
+struct LogCoeffs;
 
-// 2*atanh(s) for |s| <= 1/3.
-inline VF::R two_atanh(VF::R s) {
-    const VF::R w = VF::mul(s, s);
-    VF::R g = VF::fma(VF::set1(kG4), w, VF::set1(kG3));
-    g = VF::fma(g, w, VF::set1(kG2));
-    g = VF::fma(g, w, VF::set1(kG1));
-    g = VF::fma(g, w, VF::set1(kG0));
-    const VF::R a = VF::fma(VF::mul(s, w), g, s);
-    return VF::add(a, a);
-}
-}  // namespace log32
+template <>
+struct LogCoeffs<float> {
+    static constexpr float kG[5] = {0x1.555556p-2f, 0x1.9998d4p-3f, 0x1.24c926p-3f, 0x1.bc8cf8p-4f,
+                                    0x1.dba260p-4f};
+    static constexpr float kLn2Hi = 0x1.62e430p-1f;
+    static constexpr float kLn2Lo = -0x1.05c610p-29f;
+};
 
-inline VF::R log1p_f32(VF::R u) {
-    return log32::two_atanh(VF::div(u, VF::add(VF::set1(2.0f), u)));
+template <class V, class C = LogCoeffs<typename V::E>>
+inline typename V::R log1p_v(typename V::R u) {
+    using E = typename V::E;
+    const typename V::R s = V::div(u, V::add(V::set1(E(2)), u));  // |s| <= 1/3
+    const typename V::R w = V::mul(s, s);
+    const typename V::R a = V::fma(V::mul(s, w), horner<V>(w, C::kG), s);
+    return V::add(a, a);
 }
 
-inline VF::R log_f32(VF::R x) {
-    VF::R e;
-    const VF::R m = VF::frexp_sqrt2(x, e);
-    const VF::R f = VF::sub(m, VF::set1(1.0f));
-    const VF::R l = log32::two_atanh(VF::div(f, VF::add(VF::set1(2.0f), f)));
-    VF::R r = VF::fma(e, VF::set1(0x1.62e430p-1f), VF::fma(e, VF::set1(-0x1.05c610p-29f), l));
-    r = VF::blend(VF::eq(x, VF::zero()), r, VF::set1(-__builtin_inff()));
-    return VF::blend(VF::not_le(x, VF::set1(0x1.fffffep+127f)), r, x);  // +inf, NaN
+template <class V, class C = LogCoeffs<typename V::E>>
+inline typename V::R log_v(typename V::R x) {
+    using E = typename V::E;
+    using L = std::numeric_limits<E>;
+    typename V::R e;
+    const typename V::R m = V::frexp_sqrt2(x, e);
+    const typename V::R l = log1p_v<V>(V::sub(m, V::set1(E(1))));
+    typename V::R r = V::fma(e, V::set1(C::kLn2Hi), V::fma(e, V::set1(C::kLn2Lo), l));
+    r = V::blend(V::eq(x, V::zero()), r, V::set1(-L::infinity()));
+    return V::blend(V::not_le(x, V::set1(L::max())), r, x);  // +inf, NaN
 }
+
+inline VF::R log1p_f32(VF::R u) { return log1p_v<VF>(u); }
+inline VF::R log_f32(VF::R x) { return log_v<VF>(x); }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -3,9 +3,9 @@
 // scalar conversion, and a double-precision twin of a compute vector.
 #pragma once
 
-#include <atomic>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #if defined(__AVX512F__)
 #include "simd/vec_avx512.hpp"
@@ -17,6 +17,7 @@
 #error "kernels need AVX2+FMA+F16C or AVX-512 compile flags (x86), or aarch64 NEON"
 #endif
 #include "simd/vec_contract.hpp"
+#include "kernel_table.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
@@ -44,29 +45,14 @@ inline float to_e(F16 v) { return f16_to_float(v.bits); }
 inline void vec_scope_end() {}  // no upper-state transitions on AArch64
 inline bool interleave_streams() { return false; }  // stream() is a plain store
 #else
-}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
-#include <cpuid.h>
-namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 inline float to_e(F16 v) { return _cvtsh_ss(v.bits); }
 // Orders map()'s non-temporal stores before whatever the caller does next
 // (vec_neon.hpp has its own: its stream() is an ordinary store).
 inline void stream_fence() { _mm_sfence(); }
-// Whether map() spreads its non-temporal stores over four pages at once:
-// on Intel that covers more memory latency (measured 1.6x on a 64 MB pass,
-// Sapphire Rapids); AMD Zen 3 keeps fewer write-combining streams and runs
-// it 7x slower than one sequential stream (34.8 ms against 4.8 ms, 64 MB
-// HardSigmoid). CPUID leaf 0 once; a relaxed atomic, no lock, no guard.
-inline bool interleave_streams() {
-    static std::atomic<int> known{0};  // 0 not yet read, 1 Intel, 2 other
-    int k = known.load(std::memory_order_relaxed);
-    if (k == 0) {
-        unsigned a = 0, b = 0, c = 0, d = 0;
-        __cpuid(0, a, b, c, d);
-        k = (b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu) ? 1 : 2;  // "GenuineIntel"
-        known.store(k, std::memory_order_relaxed);
-    }
-    return k == 1;
-}
+// The CPU facts this ISA's kernels read (kernel_table.hpp); its table hands
+// dispatch this object to fill when it composes the table.
+inline CpuFacts cpu_facts{};
+inline bool interleave_streams() { return cpu_facts.interleave_streams; }
 // Leaves the upper halves of the vector registers clean (VZEROUPPER). The
 // dispatch code around the kernels is baseline SSE; entering it with dirty
 // upper state costs a state transition per kernel call, and GCC omits the
@@ -85,6 +71,19 @@ inline float to_e(BF16 v) {
     float f;
     std::memcpy(&f, &b, 4);
     return f;
+}
+
+// c[0] + x*(c[1] + x*(... + x*c[K-1])) in Horner form, one FMA a
+// coefficient, unrolled.
+template <class V, size_t K, size_t... I>
+inline typename V::R horner(typename V::R x, const typename V::E (&c)[K], std::index_sequence<I...>) {
+    typename V::R p = V::set1(c[K - 1]);
+    ((p = V::fma(p, x, V::set1(c[K - 2 - I]))), ...);
+    return p;
+}
+template <class V, size_t K>
+inline typename V::R horner(typename V::R x, const typename V::E (&c)[K]) {
+    return horner<V>(x, c, std::make_index_sequence<K - 1>{});
 }
 
 // A compute vector held in double: H vectors of VD. Used where float

@@ -92,22 +92,39 @@ inline void tail_store(void* p, __m256i v, size_t bytes) {
 
 using XArch = xsimd::fma3<xsimd::avx2>;
 
-struct VD : XsimdVec<double, XArch> {
+// XsimdVF's widen and narrow.
+struct Halves {
+    static __m256d lo(__m256 v) { return _mm256_cvtps_pd(_mm256_castps256_ps128(v)); }
+    static __m256d hi(__m256 v) { return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)); }
+    static __m256 join(__m256d lo, __m256d hi) {
+        return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1);
+    }
+};
+
+// Tails of the element type itself (xsimd 8.1 has no masked load/store);
+// D supplies lanes(n).
+template <class D, class Base>
+struct Avx2Vec : Base {
+    using E = typename Base::E;
+    using R = typename Base::R;
     static constexpr int kRegs = 16;  // vector registers (unrolling without spills)
 
-    // Tails (xsimd 8.1 has no masked load/store).
+    static R loadn(const E* p, size_t n, R fill) {
+        if (n >= Base::N) return Base::load(p);
+        using Raw = typename R::register_type;
+        return Base::blend(D::lanes(n), fill, Raw(tail_load(p, n * sizeof(E))));
+    }
+    static void storen(E* p, R v, size_t n) {
+        if (n >= Base::N) return Base::store(p, v);
+        tail_store(p, __m256i(typename R::register_type(v)), n * sizeof(E));
+    }
+};
+
+struct VD : Avx2Vec<VD, XsimdVec<double, XArch>> {
     static M lanes(size_t n) {
         const long long c = (long long)(n > N ? N : n);
         return _mm256_castsi256_pd(
             _mm256_cmpgt_epi64(_mm256_set1_epi64x(c), _mm256_setr_epi64x(0, 1, 2, 3)));
-    }
-    static R loadn(const double* p, size_t n, R fill) {
-        if (n >= N) return load(p);
-        return blend(lanes(n), fill, _mm256_castsi256_pd(tail_load(p, n * sizeof(double))));
-    }
-    static void storen(double* p, R v, size_t n) {
-        if (n >= N) return store(p, v);
-        tail_store(p, _mm256_castpd_si256(v), n * sizeof(double));
     }
     // Non-temporal store (none in xsimd 8.1); p 32-byte aligned.
     static void stream(double* p, R v) { _mm256_stream_pd(p, v); }
@@ -158,24 +175,16 @@ struct VD : XsimdVec<double, XArch> {
     }
 };
 
-struct VF : XsimdVF<XArch> {
-    static constexpr int kRegs = 16;  // vector registers (unrolling without spills)
+struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
     using XsimdVF::load;
     using XsimdVF::store;
+    using Avx2Vec::loadn;
+    using Avx2Vec::storen;
 
-    // Tails (xsimd 8.1 has no masked load/store).
     static M lanes(size_t n) {
         const int c = int(n > N ? N : n);
         return _mm256_castsi256_ps(
             _mm256_cmpgt_epi32(_mm256_set1_epi32(c), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-    }
-    static R loadn(const float* p, size_t n, R fill) {
-        if (n >= N) return load(p);
-        return blend(lanes(n), fill, _mm256_castsi256_ps(tail_load(p, n * sizeof(float))));
-    }
-    static void storen(float* p, R v, size_t n) {
-        if (n >= N) return store(p, v);
-        tail_store(p, _mm256_castps_si256(v), n * sizeof(float));
     }
     template <class H>
     static __m128i load_bits_n(const H* p, size_t n) {
@@ -251,15 +260,6 @@ struct VF : XsimdVF<XArch> {
         const M big = m > R(0x1.6a09e6p+0f);
         e = e + R(_mm256_and_ps(big, _mm256_set1_ps(1.0f)));
         return xsimd::select(big, m * R(0.5f), m);
-    }
-
-    // float <-> two halves of double (no widening conversions in xsimd 8.1).
-    static void widen(R v, VD::R& lo, VD::R& hi) {
-        lo = _mm256_cvtps_pd(_mm256_castps256_ps128(v));
-        hi = _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));
-    }
-    static R narrow(VD::R lo, VD::R hi) {
-        return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1);
     }
 };
 

@@ -59,95 +59,93 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 #define SIMDAX_VEC_EXPECT(type, ...) \
     static_assert(std::is_same_v<decltype(__VA_ARGS__), type>, #__VA_ARGS__ " must give " #type)
 
+// Values of V's types, for the unevaluated calls below.
+template <class V>
+struct Val {
+    static typename V::R r();
+    static typename V::R& out();
+    static typename V::M m();
+    static typename V::E e();
+};
+
 // Loads and stores of storage type S.
 template <class V, class S>
 struct VecStorageContract {
     using R = typename V::R;
-    static R r();
     static const S* src();
     static S* dst();
     SIMDAX_VEC_EXPECT(R, V::load(src()));
-    SIMDAX_VEC_EXPECT(R, V::loadn(src(), size_t(), r()));
-    SIMDAX_VEC_EXPECT(void, V::store(dst(), r()));
-    SIMDAX_VEC_EXPECT(void, V::storen(dst(), r(), size_t()));
-    SIMDAX_VEC_EXPECT(void, V::stream(dst(), r()));
+    SIMDAX_VEC_EXPECT(R, V::loadn(src(), size_t(), Val<V>::r()));
+    SIMDAX_VEC_EXPECT(void, V::store(dst(), Val<V>::r()));
+    SIMDAX_VEC_EXPECT(void, V::storen(dst(), Val<V>::r(), size_t()));
+    SIMDAX_VEC_EXPECT(void, V::stream(dst(), Val<V>::r()));
     static constexpr bool ok = true;
 };
 
 // What VF, VD and VH share; S is V's own storage type.
-template <class V, class S>
+template <class V, class S, class A = Val<V>>
 struct VecLaneContract {
     using E = typename V::E;
     using R = typename V::R;
     using M = typename V::M;
-    static R r();
-    static M m();
-    static E e();
     static_assert(std::is_same_v<decltype(V::N), const size_t> && V::N >= 2);
     static_assert(VecStorageContract<V, S>::ok);
-    SIMDAX_VEC_EXPECT(R, V::set1(e()));
+    SIMDAX_VEC_EXPECT(R, V::set1(A::e()));
     SIMDAX_VEC_EXPECT(R, V::zero());
     SIMDAX_VEC_EXPECT(M, V::lanes(size_t()));
-    SIMDAX_VEC_EXPECT(R, V::add(r(), r()));
-    SIMDAX_VEC_EXPECT(R, V::sub(r(), r()));
-    SIMDAX_VEC_EXPECT(R, V::mul(r(), r()));
-    SIMDAX_VEC_EXPECT(R, V::fma(r(), r(), r()));
-    SIMDAX_VEC_EXPECT(R, V::max(r(), r()));
-    SIMDAX_VEC_EXPECT(R, V::min(r(), r()));
-    SIMDAX_VEC_EXPECT(R, V::abs(r()));
-    SIMDAX_VEC_EXPECT(R, V::blend(m(), r(), r()));
-    SIMDAX_VEC_EXPECT(M, V::lt(r(), r()));
-    SIMDAX_VEC_EXPECT(M, V::gt(r(), r()));
-    SIMDAX_VEC_EXPECT(M, V::ge(r(), r()));
-    SIMDAX_VEC_EXPECT(M, V::eq(r(), r()));
-    SIMDAX_VEC_EXPECT(M, V::not_le(r(), r()));
-    SIMDAX_VEC_EXPECT(M, V::isnan(r()));
-    SIMDAX_VEC_EXPECT(M, V::m_or(m(), m()));
-    SIMDAX_VEC_EXPECT(M, V::m_andnot(m(), m()));
+    SIMDAX_VEC_EXPECT(R, V::add(A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(R, V::sub(A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(R, V::mul(A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(R, V::fma(A::r(), A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(R, V::max(A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(R, V::min(A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(R, V::abs(A::r()));
+    SIMDAX_VEC_EXPECT(R, V::blend(A::m(), A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(M, V::lt(A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(M, V::gt(A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(M, V::ge(A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(M, V::eq(A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(M, V::not_le(A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(M, V::isnan(A::r()));
+    SIMDAX_VEC_EXPECT(M, V::m_or(A::m(), A::m()));
+    SIMDAX_VEC_EXPECT(M, V::m_andnot(A::m(), A::m()));
     SIMDAX_VEC_EXPECT(M, V::m_none());
-    SIMDAX_VEC_EXPECT(unsigned, V::bits(m()));
-    SIMDAX_VEC_EXPECT(E, V::hmax(r()));
-    SIMDAX_VEC_EXPECT(E, V::first(r()));
+    SIMDAX_VEC_EXPECT(unsigned, V::bits(A::m()));
+    SIMDAX_VEC_EXPECT(E, V::hmax(A::r()));
+    SIMDAX_VEC_EXPECT(E, V::first(A::r()));
     static constexpr bool ok = true;
 };
 
 // VF and VD: the compute vectors of the float types.
-template <class V>
+template <class V, class A = Val<V>>
 struct VecComputeContract {
     using E = typename V::E;
     using R = typename V::R;
-    static R r();
-    static R& out();
     static_assert(VecLaneContract<V, E>::ok);
-    SIMDAX_VEC_EXPECT(R, V::div(r(), r()));
-    SIMDAX_VEC_EXPECT(R, V::sqrt(r()));
-    SIMDAX_VEC_EXPECT(R, V::fnma(r(), r(), r()));
-    SIMDAX_VEC_EXPECT(R, V::sign(r()));
-    SIMDAX_VEC_EXPECT(R, V::xor_(r(), r()));
-    SIMDAX_VEC_EXPECT(E, V::hsum(r()));
-    SIMDAX_VEC_EXPECT(R, V::round(r()));
-    SIMDAX_VEC_EXPECT(R, V::ldexp(r(), r()));
-    SIMDAX_VEC_EXPECT(R, V::frexp_sqrt2(r(), out()));
+    SIMDAX_VEC_EXPECT(R, V::div(A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(R, V::sqrt(A::r()));
+    SIMDAX_VEC_EXPECT(R, V::fnma(A::r(), A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(R, V::sign(A::r()));
+    SIMDAX_VEC_EXPECT(R, V::xor_(A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(E, V::hsum(A::r()));
+    SIMDAX_VEC_EXPECT(R, V::round(A::r()));
+    SIMDAX_VEC_EXPECT(R, V::ldexp(A::r(), A::r()));
+    SIMDAX_VEC_EXPECT(R, V::frexp_sqrt2(A::r(), A::out()));
     static constexpr bool ok = true;
 };
 
-template <class VF, class VD>
+template <class VF, class VD, class F = Val<VF>, class D = Val<VD>>
 struct VecContract {
     using R = typename VF::R;
-    using D = typename VD::R;
-    static R r();
-    static R& out();
-    static D d();
-    static D& dout();
     static_assert(std::is_same_v<typename VF::E, float> && std::is_same_v<typename VD::E, double>);
     static_assert(VecComputeContract<VF>::ok && VecComputeContract<VD>::ok);
     static_assert(VecStorageContract<VF, F16>::ok && VecStorageContract<VF, BF16>::ok);
-    SIMDAX_VEC_EXPECT(R, VF::exp2_split(r(), out()));
-    SIMDAX_VEC_EXPECT(R, VF::exp2_scale(r(), r()));
+    SIMDAX_VEC_EXPECT(R, VF::exp2_split(F::r(), F::out()));
+    SIMDAX_VEC_EXPECT(R, VF::exp2_scale(F::r(), F::r()));
     SIMDAX_VEC_EXPECT(const bool, VF::kExp2FloorFrac);
     SIMDAX_VEC_EXPECT(const bool, VF::kExp2Exact);
-    SIMDAX_VEC_EXPECT(void, VF::widen(r(), dout(), dout()));
-    SIMDAX_VEC_EXPECT(R, VF::narrow(d(), d()));
+    SIMDAX_VEC_EXPECT(void, VF::widen(F::r(), D::out(), D::out()));
+    SIMDAX_VEC_EXPECT(R, VF::narrow(D::r(), D::r()));
     static constexpr bool ok = true;
 };
 

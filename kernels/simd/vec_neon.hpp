@@ -116,7 +116,14 @@ struct VD : XsimdVec<double, xsimd::neon64> {
     }
 };
 
-struct VF : XsimdVF<xsimd::neon64> {
+// XsimdVF's widen and narrow.
+struct Halves {
+    static float64x2_t lo(float32x4_t v) { return vcvt_f64_f32(vget_low_f32(v)); }
+    static float64x2_t hi(float32x4_t v) { return vcvt_high_f64_f32(v); }
+    static float32x4_t join(float64x2_t lo, float64x2_t hi) { return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi); }
+};
+
+struct VF : XsimdVF<xsimd::neon64, Halves> {
     using XsimdVF::load;
     using XsimdVF::store;
     static R sqrt(R a) { return vsqrtq_f32(a); }
@@ -150,38 +157,36 @@ struct VF : XsimdVF<xsimd::neon64> {
     }
     // See the header: ordinary stores.
     static void stream(float* p, R v) { store(p, v); }
-    static void stream(F16* p, R v) { store(p, v); }
-    static void stream(BF16* p, R v) { store(p, v); }
 
-    // float16 and bfloat16 (no 16-bit float types in xsimd 8.1).
-    // float16: FCVTL / FCVTN (round to nearest-even, NaN kept quiet).
-    static uint16x4_t to_f16(R v) { return vreinterpret_u16_f16(vcvt_f16_f32(v)); }
-    static R from_f16(uint16x4_t h) { return vcvt_f32_f16(vreinterpret_f16_u16(h)); }
-    static R load(const F16* p) { return from_f16(vld1_u16(neon_bits::u16(p))); }
-    static R loadn(const F16* p, size_t n, R fill) {
-        if (n >= N) return load(p);
-        return blend(lanes(n), fill, from_f16(neon_bits::load4n(neon_bits::u16(p), n)));
-    }
-    static void store(F16* p, R v) { vst1_u16(neon_bits::u16(p), to_f16(v)); }
-    static void storen(F16* p, R v, size_t n) { neon_bits::store4n(neon_bits::u16(p), to_f16(v), n); }
+    // float16 and bfloat16 (no 16-bit float types in xsimd 8.1), as four
+    // 16-bit lanes. float16: FCVTL / FCVTN (round to nearest-even, NaN kept
+    // quiet).
+    static R widen16(F16, uint16x4_t h) { return vcvt_f32_f16(vreinterpret_f16_u16(h)); }
+    static uint16x4_t narrow16(F16, R v) { return vreinterpret_u16_f16(vcvt_f16_f32(v)); }
     // bfloat16: widen by a shift; narrow with round-to-nearest-even on the
     // bit pattern (exact for subnormals and overflow to inf), NaN kept quiet.
     // (FEAT_BF16's BFCVTN is not baseline.)
-    static R from_bf16(uint16x4_t h) { return vreinterpretq_f32_u32(vshll_n_u16(h, 16)); }
-    static uint16x4_t to_bf16(R v) {
+    static R widen16(BF16, uint16x4_t h) { return vreinterpretq_f32_u32(vshll_n_u16(h, 16)); }
+    static uint16x4_t narrow16(BF16, R v) {
         const uint32x4_t b = vreinterpretq_u32_f32(v);
         const uint32x4_t odd = vandq_u32(vshrq_n_u32(b, 16), vdupq_n_u32(1));
         const uint32x4_t r = vaddq_u32(b, vaddq_u32(odd, vdupq_n_u32(0x7FFF)));
         const uint32x4_t q = vorrq_u32(b, vdupq_n_u32(0x00400000));
         return vshrn_n_u32(vbslq_u32(isnan(v), q, r), 16);
     }
-    static R load(const BF16* p) { return from_bf16(vld1_u16(neon_bits::u16(p))); }
-    static R loadn(const BF16* p, size_t n, R fill) {
+    template <class H, class = IfHalf<H>>
+    static R load(const H* p) { return widen16(H{}, vld1_u16(neon_bits::u16(p))); }
+    template <class H, class = IfHalf<H>>
+    static R loadn(const H* p, size_t n, R fill) {
         if (n >= N) return load(p);
-        return blend(lanes(n), fill, from_bf16(neon_bits::load4n(neon_bits::u16(p), n)));
+        return blend(lanes(n), fill, widen16(H{}, neon_bits::load4n(neon_bits::u16(p), n)));
     }
-    static void store(BF16* p, R v) { vst1_u16(neon_bits::u16(p), to_bf16(v)); }
-    static void storen(BF16* p, R v, size_t n) { neon_bits::store4n(neon_bits::u16(p), to_bf16(v), n); }
+    template <class H, class = IfHalf<H>>
+    static void store(H* p, R v) { vst1_u16(neon_bits::u16(p), narrow16(H{}, v)); }
+    template <class H, class = IfHalf<H>>
+    static void storen(H* p, R v, size_t n) { neon_bits::store4n(neon_bits::u16(p), narrow16(H{}, v), n); }
+    template <class H, class = IfHalf<H>>
+    static void stream(H* p, R v) { store(p, v); }
 
     // Bitmask, horizontal max, lane 0 in a register: none in xsimd 8.1.
     static unsigned bits(M m) {
@@ -190,13 +195,6 @@ struct VF : XsimdVF<xsimd::neon64> {
     }
     static float hmax(R v) { return vmaxvq_f32(v); }
     static float first(R v) { return vgetq_lane_f32(v, 0); }
-
-    // float <-> two halves of double (no widening conversions in xsimd 8.1).
-    static void widen(R v, VD::R& lo, VD::R& hi) {
-        lo = vcvt_f64_f32(vget_low_f32(v));
-        hi = vcvt_high_f64_f32(v);
-    }
-    static R narrow(VD::R lo, VD::R hi) { return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi); }
 };
 
 // One float16 element to float (scalar FCVT, baseline).

@@ -1,6 +1,6 @@
 // The part of the vector vocabulary (vec_contract.hpp) that xsimd provides,
-// for one element type and xsimd architecture: the base of the AVX2 and NEON
-// traits. Each ISA's header adds what xsimd 8.1 lacks, and replaces a member
+// for one element type and xsimd architecture: the base of the AVX2,
+// AVX-512 and NEON traits. Each ISA's header adds what xsimd 8.1 lacks, and replaces a member
 // where xsimd's form is not the contract's (it says why there).
 #pragma once
 
@@ -110,7 +110,7 @@ struct XsimdVec {
 // The float members built on the bits of the IEEE format, through xsimd's
 // int32 lanes (xsimd::ldexp scales in one step: no single rounding into
 // subnormals).
-template <class A>
+template <class A, class Halves>
 struct XsimdVF : XsimdVec<float, A> {
     using R = typename XsimdVec<float, A>::R;
     using M = typename XsimdVec<float, A>::M;
@@ -149,6 +149,21 @@ struct XsimdVF : XsimdVec<float, A> {
         return k;
     }
     static R exp2_scale(R p, R k) { return from_bits(to_bits(p) + (to_bits(k) << 23)); }
+
+    // float <-> two halves of double by the ISA's conversions (Halves:
+    // lo(v), hi(v), join(lo, hi)): none in xsimd 8.1, and GCC 12 lowers the
+    // generic vector conversions piecewise (x86) or lane by lane (NEON).
+    using D = xsimd::batch<double, A>;
+    static void widen(R v, D& lo, D& hi) {
+        lo = Halves::lo(v);
+        hi = Halves::hi(v);
+    }
+    static R narrow(D lo, D hi) { return Halves::join(lo, hi); }
 };
+
+// The 16-bit float storage types, whose loads and stores each ISA's VF
+// writes once for both (F16 and BF16 differ only in the conversion).
+template <class H>
+using IfHalf = std::enable_if_t<std::is_same_v<H, F16> || std::is_same_v<H, BF16>>;
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
