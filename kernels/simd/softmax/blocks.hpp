@@ -137,19 +137,30 @@ template <> struct SmxMath<VD> {
 template <SoftmaxKind K>
 constexpr int kSumDeg = K == SoftmaxKind::log ? 4 : 5;
 
-// Four vectors of a sum pass: 2^t of x[0..4N) added into s[0..3]; STORE
+// Four vectors of a sum pass: 2^t of x[0..4N) added into s0..s3; STORE
 // also writes them to y.
 template <class T, bool FOLD, bool STORE, int DEG>
-SIMDAX_INLINE void exp_add4(const T* x, T* y, typename Vec<T>::R nh, typename Vec<T>::R* s) {
+SIMDAX_INLINE void exp_add4(const T* x, T* y, typename Vec<T>::R nh, typename Vec<T>::R& s0,
+                            typename Vec<T>::R& s1, typename Vec<T>::R& s2, typename Vec<T>::R& s3) {
     using V = Vec<T>;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
     constexpr bool Z = STORE;  // stored values are outputs: exp(-inf) must be 0
-    typename V::R e[4];
-    SIMDAX_UNROLL for (int u = 0; u < 4; ++u)
-        e[u] = SmxMath<V>::template ex<FOLD, Z, DEG>(V::load(x + u * V::N), nh);
+    constexpr size_t N = V::N;
+    const R e0 = MX::template ex<FOLD, Z, DEG>(V::load(x), nh);
+    const R e1 = MX::template ex<FOLD, Z, DEG>(V::load(x + N), nh);
+    const R e2 = MX::template ex<FOLD, Z, DEG>(V::load(x + 2 * N), nh);
+    const R e3 = MX::template ex<FOLD, Z, DEG>(V::load(x + 3 * N), nh);
     if constexpr (STORE) {
-        SIMDAX_UNROLL for (int u = 0; u < 4; ++u) V::store(y + u * V::N, e[u]);
+        V::store(y, e0);
+        V::store(y + N, e1);
+        V::store(y + 2 * N, e2);
+        V::store(y + 3 * N, e3);
     }
-    SIMDAX_UNROLL for (int u = 0; u < 4; ++u) s[u] = V::add(s[u], e[u]);
+    s0 = V::add(s0, e0);
+    s1 = V::add(s1, e1);
+    s2 = V::add(s2, e2);
+    s3 = V::add(s3, e3);
 }
 
 // Sum of 2^t over a block (see SmxMath::ex); STORE also writes each 2^t to y.
@@ -162,31 +173,31 @@ inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename V
     using MX = SmxMath<V>;
     constexpr bool Z = STORE;
     constexpr size_t N = V::N;
-    R s[4] = {V::zero(), V::zero(), V::zero(), V::zero()};
+    R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero();
     size_t i = 0;
     if constexpr (RegsOf<V>::value < 32) {  // 16 registers: two vectors per step, no spills
         for (; i + 2 * N <= n; i += 2 * N) {
             const R e0 = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
             if constexpr (STORE) V::store(y + i, e0);
-            s[0] = V::add(s[0], e0);
+            s0 = V::add(s0, e0);
             const R e1 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + N), nh);
             if constexpr (STORE) V::store(y + i + N, e1);
-            s[1] = V::add(s[1], e1);
+            s1 = V::add(s1, e1);
         }
     } else {
-        for (; i + 4 * N <= n; i += 4 * N) exp_add4<T, FOLD, STORE, DEG>(x + i, y + i, nh, s);
+        for (; i + 4 * N <= n; i += 4 * N) exp_add4<T, FOLD, STORE, DEG>(x + i, y + i, nh, s0, s1, s2, s3);
     }
     for (; i + N <= n; i += N) {
         const R e = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
         if constexpr (STORE) V::store(y + i, e);
-        s[0] = V::add(s[0], e);
+        s0 = V::add(s0, e);
     }
     if (i < n) {
         const R e = MX::template ex<FOLD, Z, DEG>(V::loadn(x + i, n - i, V::set1(-__builtin_inf())), nh);
         if constexpr (STORE) V::storen(y + i, e, n - i);
-        s[1] = V::add(s[1], e);
+        s1 = V::add(s1, e);
     }
-    return V::add(V::add(s[0], s[1]), V::add(s[2], s[3]));
+    return V::add(V::add(s0, s1), V::add(s2, s3));
 }
 
 // fused_block_sum over x[0..n), and in the same loop the max of the next
@@ -200,16 +211,16 @@ inline typename Vec<T>::R fused_block_sum_max(const T* x, T* y, size_t n, typena
     constexpr size_t N = V::N;
     const R ninf = V::set1(typename V::E(-__builtin_inf()));
     const size_t common = (n < nm ? n : nm) / (4 * N) * (4 * N);
-    R s[4] = {V::zero(), V::zero(), V::zero(), V::zero()};
+    R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero();
     R m0 = ninf, m1 = ninf;
     for (size_t i = 0; i < common; i += 4 * N) {
         m0 = V::max(m0, V::load(xm + i));
         m1 = V::max(m1, V::load(xm + i + N));
         m0 = V::max(m0, V::load(xm + i + 2 * N));
         m1 = V::max(m1, V::load(xm + i + 3 * N));
-        exp_add4<T, FOLD, STORE, DEG>(x + i, y + i, nh, s);
+        exp_add4<T, FOLD, STORE, DEG>(x + i, y + i, nh, s0, s1, s2, s3);
     }
-    R sum = V::add(V::add(s[0], s[1]), V::add(s[2], s[3]));
+    R sum = V::add(V::add(s0, s1), V::add(s2, s3));
     if (common < n) sum = V::add(sum, fused_block_sum<T, FOLD, STORE, DEG>(x + common, y + common, n - common, nh));
     typename V::E m = V::hmax(V::max(m0, m1));
     if (common < nm) {
