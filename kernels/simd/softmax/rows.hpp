@@ -5,8 +5,9 @@
 //   n <= one vector: one masked load and store per row (one_row.hpp);
 //   n <= kSoftmaxBlock, several rows: batches (rows_batched.hpp), except
 //     LogSoftmax rows over kBatchMaxRowBytes, which run as a pipeline
-//     (rows_pipelined.hpp): with no second exp to save, they gain more from
-//     overlapping the output stores and the next row's reads with the exp;
+//     (rows_pipelined.hpp): a batch saves Softmax its second exp, while
+//     LogSoftmax, with none to save, overlaps its stores and the next row's
+//     reads with the exp instead;
 //   otherwise row by row on the general path (one_row.hpp).
 #pragma once
 
