@@ -1,8 +1,8 @@
-// NEON build of the LogSoftmax / Softmax kernels (kernels/simd/softmax_*.hpp).
+// NEON build of the LogSoftmax / Softmax kernels (kernels/simd/softmax/).
 #include "simd/kernel_list.hpp"
-#include "simd/softmax_cols.hpp"
-#include "simd/softmax_rows.hpp"
-#include "simd/softmax_fused.hpp"
+#include "simd/softmax/chunk.hpp"
+#include "simd/softmax/cols.hpp"
+#include "simd/softmax/rows.hpp"
 
 namespace simdax::kernels::neon {
 SIMDAX_SIMD_FOR_EACH_DTYPE(SIMDAX_SIMD_INSTANTIATE_SOFTMAX)

@@ -6,6 +6,7 @@
 #include "kernel_table.hpp"
 #include "scalar_kernels.hpp"
 #include "scalar_types.hpp"
+#include "softmax_kind.hpp"
 #include "softmax_state.hpp"
 
 namespace simdax::kernels::scalar {
@@ -45,8 +46,9 @@ void softmax_out(const void* x, void* y, size_t n, const MaxSum* s) {
 
 // Columns: lane l of row j is x[j*xrs + l]. Per-lane online max/sum; the sum
 // is rescaled only when the max grows.
-template <class T, bool kLog>
+template <class T, SoftmaxKind K>
 void softmax_or_log_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+    constexpr bool kLog = K == SoftmaxKind::log;
     using Acc = typename Storage<T>::Acc;
     constexpr size_t kLanes = 64;
     Acc mx[kLanes], sm[kLanes];
@@ -83,24 +85,14 @@ void softmax_or_log_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t x
     }
 }
 
-template <class T>
-void log_softmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
-    softmax_or_log_cols<T, true>(x, y, r, k, xrs, yrs);
-}
-template <class T>
-void softmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
-    softmax_or_log_cols<T, false>(x, y, r, k, xrs, yrs);
-}
-template <class T>
-void log_softmax_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
+template <class T, SoftmaxKind K>
+void softmax_or_log_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
     for (size_t g = 0; g < rows; ++g)
-        softmax_or_log_cols<T, true>(row_at<T>(x, g, xrs), row_at<T>(y, g, yrs), n, 1, 1, 1);
+        softmax_or_log_cols<T, K>(row_at<T>(x, g, xrs), row_at<T>(y, g, yrs), n, 1, 1, 1);
 }
-template <class T>
-void softmax_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
-    for (size_t g = 0; g < rows; ++g)
-        softmax_or_log_cols<T, false>(row_at<T>(x, g, xrs), row_at<T>(y, g, yrs), n, 1, 1, 1);
-}
+
+SIMDAX_SOFTMAX_KIND_SLOTS(cols)
+SIMDAX_SOFTMAX_KIND_SLOTS(rows)
 
 #define SIMDAX_SCALAR_INSTANTIATE_SOFTMAX(T) SIMDAX_SOFTMAX_SLOTS(SIMDAX_SLOT_INSTANTIATE, T)
 SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_INSTANTIATE_SOFTMAX)

@@ -1,28 +1,35 @@
-// LogSoftmax / Softmax chunk passes (contiguous x):
-//   maxsum: fold a chunk into the group's online (max, sum exp(x - max));
-//   log_softmax_out: y = (x - max) - log(sum);  softmax_out: y = exp(x - max) / sum.
-// maxsum walks the chunk in L1-sized blocks: the block max, then the block
-// sum of exp re-reading the block from L1, so memory is read once. Block
-// results are folded into the state in double; within a block float sums
-// run in 4 x N lanes (32 terms per lane for a 2048 block). The exp is the
-// 2^t core of exp2_f32.hpp (float) or exp_f64 (double); log(sum) comes in
-// the state, taken once per group by the caller.
-// Also here, shared with softmax_fused.hpp: SmxMath (the per-type exp/log of
-// the softmax passes), fused_block_sum, and the LogSoftmax output form.
+// The block passes every LogSoftmax / Softmax kernel is built from: the max
+// of a block, the sum of 2^t over it, and the LogSoftmax output form.
+//
+// A block (kSoftmaxBlock elements) is read once from memory for its max,
+// then again from L1 for its sum. t = x*log2(e) - hi with hi = fl(M*log2(e))
+// for the max M ("folded": one FMA per element does the max subtraction and
+// the base change); the exact remainder lo = M*log2(e) - hi is a common
+// factor 2^lo of every term, divided out by Softmax, added as lo*ln2 to
+// log(sum) by LogSoftmax. |M| >= 2^22 (or +inf) would make lo too large:
+// such a row runs unfolded, t = (x - M)*log2(e). Float64 always runs
+// unfolded, with exp_f64.
+// Sums: float, 4 vector accumulators (<= 2048/(4N) terms per lane within a
+// block), so the float rounding of a row's sum stays below ~1e-6 relative
+// for any n the planner sends (<= 2^16).
+// Special values: a NaN or +inf in a group makes it NaN, a group of only
+// -inf is NaN, -inf beside a finite max gives -inf / 0.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 
 #include "kernel_table.hpp"
-#include "softmax_state.hpp"
+#include "softmax_kind.hpp"
 #include "simd/activation.hpp"
 #include "simd/exp2_f32.hpp"
 #include "simd/map.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
-constexpr size_t kSoftmaxBlock = 2048;
+constexpr size_t kSoftmaxBlock = 2048;  // elements
+// Float bytes of rows kept in L1 between the passes of a rows strategy.
+constexpr size_t kRowsL1Bytes = 24576;
 
 // The max of x[0..n). copy (float16/bfloat16): the float values are written
 // there on the way, for the passes that follow to read from L1.
@@ -63,6 +70,16 @@ inline typename Vec<T>::E block_max(const T* x, size_t n, typename Vec<T>::E* co
         m0 = V::max(m0, v);
     }
     return V::hmax(V::max(V::max(m0, m1), V::max(m2, m3)));
+}
+
+template <class T>
+inline bool block_has_nan(const T* x, size_t n) {
+    using V = Vec<T>;
+    for (size_t i = 0; i < n; i += V::N) {
+        const typename V::R v = i + V::N <= n ? V::load(x + i) : V::loadn(x + i, n - i, V::zero());
+        if (V::bits(V::isnan(v))) return true;
+    }
+    return false;
 }
 
 // The exp of the sum pass for each compute type.
@@ -117,8 +134,34 @@ template <> struct SmxMath<VD> {
 
 // The exp degree of a sum pass: LogSoftmax's sum only enters through a log
 // (exp2_f32.hpp, kF4); Softmax divides by it and keeps degree 5.
-template <bool LOG>
-constexpr int kSumDeg = LOG ? 4 : 5;
+template <SoftmaxKind K>
+constexpr int kSumDeg = K == SoftmaxKind::log ? 4 : 5;
+
+// Four vectors of a sum pass: 2^t of x[0..4N) added into s0..s3; STORE
+// also writes them to y.
+template <class T, bool FOLD, bool STORE, int DEG>
+SIMDAX_INLINE void exp_add4(const T* x, T* y, typename Vec<T>::R nh, typename Vec<T>::R& s0,
+                            typename Vec<T>::R& s1, typename Vec<T>::R& s2, typename Vec<T>::R& s3) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    constexpr bool Z = STORE;  // stored values are outputs: exp(-inf) must be 0
+    constexpr size_t N = V::N;
+    const R e0 = MX::template ex<FOLD, Z, DEG>(V::load(x), nh);
+    const R e1 = MX::template ex<FOLD, Z, DEG>(V::load(x + N), nh);
+    const R e2 = MX::template ex<FOLD, Z, DEG>(V::load(x + 2 * N), nh);
+    const R e3 = MX::template ex<FOLD, Z, DEG>(V::load(x + 3 * N), nh);
+    if constexpr (STORE) {
+        V::store(y, e0);
+        V::store(y + N, e1);
+        V::store(y + 2 * N, e2);
+        V::store(y + 3 * N, e3);
+    }
+    s0 = V::add(s0, e0);
+    s1 = V::add(s1, e1);
+    s2 = V::add(s2, e2);
+    s3 = V::add(s3, e3);
+}
 
 // Sum of 2^t over a block (see SmxMath::ex); STORE also writes each 2^t to y.
 // Missing lanes of the tail read -inf: 2^t = 0 (or <= 2^-126 without
@@ -128,7 +171,7 @@ inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename V
     using V = Vec<T>;
     using R = typename V::R;
     using MX = SmxMath<V>;
-    constexpr bool Z = STORE;  // stored values are outputs: exp(-inf) must be 0
+    constexpr bool Z = STORE;
     constexpr size_t N = V::N;
     R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero();
     size_t i = 0;
@@ -142,22 +185,7 @@ inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename V
             s1 = V::add(s1, e1);
         }
     } else {
-        for (; i + 4 * N <= n; i += 4 * N) {
-            const R e0 = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
-            const R e1 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + N), nh);
-            const R e2 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + 2 * N), nh);
-            const R e3 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + 3 * N), nh);
-            if constexpr (STORE) {
-                V::store(y + i, e0);
-                V::store(y + i + N, e1);
-                V::store(y + i + 2 * N, e2);
-                V::store(y + i + 3 * N, e3);
-            }
-            s0 = V::add(s0, e0);
-            s1 = V::add(s1, e1);
-            s2 = V::add(s2, e2);
-            s3 = V::add(s3, e3);
-        }
+        for (; i + 4 * N <= n; i += 4 * N) exp_add4<T, FOLD, STORE, DEG>(x + i, y + i, nh, s0, s1, s2, s3);
     }
     for (; i + N <= n; i += N) {
         const R e = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
@@ -172,7 +200,38 @@ inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename V
     return V::add(V::add(s0, s1), V::add(s2, s3));
 }
 
-// LogSoftmax output of one row given c = ls (log of the true sum).
+// fused_block_sum over x[0..n), and in the same loop the max of the next
+// block xm[0..nm) (returned in mout): the memory-bound reads of the next
+// block overlap the exp of this one.
+template <class T, bool FOLD, bool STORE, int DEG = 5>
+inline typename Vec<T>::R fused_block_sum_max(const T* x, T* y, size_t n, typename Vec<T>::R nh,
+                                              const T* xm, size_t nm, typename Vec<T>::E& mout) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    constexpr size_t N = V::N;
+    const R ninf = V::set1(typename V::E(-__builtin_inf()));
+    const size_t common = (n < nm ? n : nm) / (4 * N) * (4 * N);
+    R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero();
+    R m0 = ninf, m1 = ninf;
+    for (size_t i = 0; i < common; i += 4 * N) {
+        m0 = V::max(m0, V::load(xm + i));
+        m1 = V::max(m1, V::load(xm + i + N));
+        m0 = V::max(m0, V::load(xm + i + 2 * N));
+        m1 = V::max(m1, V::load(xm + i + 3 * N));
+        exp_add4<T, FOLD, STORE, DEG>(x + i, y + i, nh, s0, s1, s2, s3);
+    }
+    R sum = V::add(V::add(s0, s1), V::add(s2, s3));
+    if (common < n) sum = V::add(sum, fused_block_sum<T, FOLD, STORE, DEG>(x + common, y + common, n - common, nh));
+    typename V::E m = V::hmax(V::max(m0, m1));
+    if (common < nm) {
+        const typename V::E r = block_max(xm + common, nm - common);
+        m = m > r ? m : r;  // a NaN of the rest is lost like block_max loses it
+    }
+    mout = m;
+    return sum;
+}
+
+// LogSoftmax output of one row given ls, the log of the true sum.
 template <class T>
 inline void log_softmax_row_out(const T* x, T* y, size_t n, typename Vec<T>::E m,
                                 typename Vec<T>::E ls, bool stream = false) {
@@ -180,6 +239,7 @@ inline void log_softmax_row_out(const T* x, T* y, size_t n, typename Vec<T>::E m
     using E = typename V::E;
     using R = typename V::R;
     const E c = m + ls;
+    // One rounded constant when |m + ls| < 16 (its rounding error <= 2^-20).
     if (c < E(16) && c > E(-16)) {
         const R vc = V::set1(c);
         map(x, y, n, [vc](R v) { return V::sub(v, vc); }, stream);
@@ -187,89 +247,6 @@ inline void log_softmax_row_out(const T* x, T* y, size_t n, typename Vec<T>::E m
         const R vm = V::set1(m), vl = V::set1(ls);  // NaN rows come here
         map(x, y, n, [vm, vl](R v) { return V::sub(V::sub(v, vm), vl); }, stream);
     }
-}
-
-template <class T>
-inline bool block_has_nan(const T* x, size_t n) {
-    using V = Vec<T>;
-    for (size_t i = 0; i < n; i += V::N) {
-        const typename V::R v = i + V::N <= n ? V::load(x + i) : V::loadn(x + i, n - i, V::zero());
-        if (V::bits(V::isnan(v))) return true;
-    }
-    return false;
-}
-
-// Elementwise max of a block (no horizontal step).
-template <class T>
-inline typename Vec<T>::R block_vmax(const T* x, size_t n) {
-    using V = Vec<T>;
-    using R = typename V::R;
-    const R ninf = V::set1(typename V::E(-__builtin_inf()));
-    R m0 = ninf, m1 = ninf;
-    size_t i = 0;
-    for (; i + 2 * V::N <= n; i += 2 * V::N) {
-        m0 = V::max(m0, V::load(x + i));
-        m1 = V::max(m1, V::load(x + i + V::N));
-    }
-    for (; i < n; i += V::N) m0 = V::max(m0, i + V::N <= n ? V::load(x + i) : V::loadn(x + i, n - i, ninf));
-    return V::max(m0, m1);
-}
-
-// maxsum: when the state already holds a max that no element of the block
-// exceeds (the common case after the first chunks of a group), the block's
-// sum is taken relative to that max and simply added: no exp of a max
-// difference, no horizontal max on the way. Otherwise the block max, its sum,
-// and one combine.
-template <class T>
-void maxsum(const void* xv, size_t n, MaxSum* state) {
-    const VecScope scope;
-    using V = Vec<T>;
-    using E = typename V::E;
-    const T* x = static_cast<const T*>(xv);
-    for (size_t b = 0; b < n; b += kSoftmaxBlock) {
-        const size_t nb = n - b < kSoftmaxBlock ? n - b : kSoftmaxBlock;
-        const T* xb = x + b;
-        E cm;
-        const bool empty = state->max == -__builtin_inf() && state->sum == 0.0;
-        if (!empty && state->max > -__builtin_inf()) {
-            const E m = E(state->max);  // a value of the data: exact in E
-            const typename V::R vm = block_vmax(xb, nb);
-            if (!V::bits(V::gt(vm, V::set1(m)))) {  // NaN lanes compare false
-                state->sum += double(V::hsum(fused_block_sum<T, false, false>(xb, nullptr, nb, V::set1(-m))));
-                continue;
-            }
-            cm = V::hmax(vm);
-        } else {
-            cm = block_max(xb, nb);
-        }
-        E cs;
-        if (cm > E(-__builtin_inf())) {
-            cs = V::hsum(fused_block_sum<T, false, false>(xb, nullptr, nb, V::set1(-cm)));
-        } else {  // only -inf (sum 0), or a NaN max / a NaN among -inf (sum NaN)
-            cs = (cm != cm || block_has_nan(xb, nb)) ? E(__builtin_nan("")) : E(0);
-            cm = E(-__builtin_inf());
-        }
-        combine_maxsum(state, double(cm), double(cs));
-    }
-}
-
-template <class T>
-void log_softmax_out(const void* xv, void* yv, size_t n, const MaxSum* s) {
-    const VecScope scope;
-    using V = Vec<T>;
-    using E = typename V::E;
-    log_softmax_row_out(static_cast<const T*>(xv), static_cast<T*>(yv), n, E(s->max), E(s->log_sum));
-}
-
-template <class T>
-void softmax_out(const void* xv, void* yv, size_t n, const MaxSum* s) {
-    const VecScope scope;
-    using V = Vec<T>;
-    using E = typename V::E;
-    using R = typename V::R;
-    const R nm = V::set1(-E(s->max)), inv = V::set1(E(1.0 / s->sum));
-    map(static_cast<const T*>(xv), static_cast<T*>(yv), n,
-        [=](R v) { return V::mul(SmxMath<V>::template ex<false, true>(v, nm), inv); });
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

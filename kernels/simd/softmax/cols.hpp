@@ -3,25 +3,20 @@
 // lane_blocks.hpp); rows are walked in blocks of kColRows: the block max,
 // then the block's sum of exp re-read from L1, folded into per-lane sums
 // held in double (a float running sum over many rows would drift). Then one
-// output pass. Special values as the chunk passes: NaN or +inf in a column
-// makes it NaN, an all -inf column is NaN, -inf beside a finite max gives
-// -inf / 0.
+// output pass. Special values as the chunk passes (blocks.hpp).
 #pragma once
 
-#include <cmath>
-
-#include "kernel_table.hpp"
-#include "simd/activation.hpp"
 #include "simd/lane_blocks.hpp"
-#include "simd/softmax_rows.hpp"
+#include "simd/softmax/blocks.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 constexpr size_t kColRows = 64;
 
-template <class T, bool LOG, int NV, bool PARTIAL>
+template <class T, SoftmaxKind K, int NV, bool PARTIAL>
 void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs,
                         const ColPrefetch& pf) {
+    constexpr bool kLog = K == SoftmaxKind::log;
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -56,7 +51,7 @@ void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
         for (size_t j = j0; j < j1; ++j) {
             const T* row = x + ptrdiff_t(j) * xrs;
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
-                bs[u] = V::add(bs[u], MX::template ex<false, false, kSumDeg<LOG>>(ld_lane<NV, PARTIAL>(row, u, tail, ninf), nh[u]));
+                bs[u] = V::add(bs[u], MX::template ex<false, false, kSumDeg<K>>(ld_lane<NV, PARTIAL>(row, u, tail, ninf), nh[u]));
         }
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
             sum[u] = wmap<V>(wmap<V>(sum[u], fo[u], [](VD::R a, VD::R b) { return VD::mul(a, b); }),
@@ -65,7 +60,7 @@ void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
     // Per lane: log(sum) or 1/sum, computed in double and rounded once.
     R c[NV], nm[NV];
     SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
-        if (LOG)
+        if (kLog)
             c[u] = wmap<V>(sum[u], [](VD::R s) { return log_f64(s); }).narrow();
         else
             c[u] = wmap<V>(sum[u], [](VD::R s) { return VD::div(VD::set1(1.0), s); }).narrow();
@@ -78,30 +73,23 @@ void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
             const R v = ld_lane<NV, PARTIAL>(xr, u, tail, zero);
             st_lane<NV, PARTIAL>(yr, u, tail,
-                                 LOG ? V::sub(V::add(v, nm[u]), c[u])
-                                     : V::mul(MX::template ex<false, true>(v, nm[u]), c[u]));
+                                 kLog ? V::sub(V::add(v, nm[u]), c[u])
+                                      : V::mul(MX::template ex<false, true>(v, nm[u]), c[u]));
         }
     }
 }
 
-template <class T, bool LOG>
+template <class T, SoftmaxKind K>
 void softmax_or_log_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
     const VecScope scope;
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
     for_lane_blocks<Vec<T>>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
-        softmax_cols_block<T, LOG, decltype(nv)::value, decltype(partial)::value>(
+        softmax_cols_block<T, K, decltype(nv)::value, decltype(partial)::value>(
             x + l, y + l, r, tail, xrs, yrs, col_prefetch<Vec<T>>(k, l, decltype(nv)::value, sizeof(T)));
     });
 }
 
-template <class T>
-void log_softmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
-    softmax_or_log_cols<T, true>(x, y, r, k, xrs, yrs);
-}
-template <class T>
-void softmax_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
-    softmax_or_log_cols<T, false>(x, y, r, k, xrs, yrs);
-}
+SIMDAX_SOFTMAX_KIND_SLOTS(cols)
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
