@@ -1,5 +1,5 @@
 // 2^t on float vectors for t <= ~0: the core of the softmax paths, where
-// t = (x - max) * log2(e) comes out of one FMA (softmax_fused.hpp).
+// t = (x - max) * log2(e) comes out of one FMA (simd/softmax/blocks.hpp).
 //
 // 2^t = 2^f * 2^k with the split of the vector traits (exp2_split: f in
 // [0, 1] on AVX-512, one VREDUCEPS; f in [-1/2, 1/2] on AVX2, the shifter
