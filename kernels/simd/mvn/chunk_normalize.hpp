@@ -13,6 +13,22 @@
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
+// f(b, nb, t) for each block [b, b + nb) of kNormBlock elements; t is the
+// block's compute-type buffer (y itself when T is the compute type).
+template <class T, class F>
+inline void for_norm_blocks(T* y, size_t n, F&& f) {
+    using E = typename Vec<T>::E;
+    alignas(64) E buf[std::is_same_v<T, E> ? 1 : kNormBlock];
+    for (size_t b = 0; b < n; b += kNormBlock) {
+        E* t;
+        if constexpr (std::is_same_v<T, E>)
+            t = y + b;
+        else
+            t = buf;
+        f(b, n - b < kNormBlock ? n - b : kNormBlock, t);
+    }
+}
+
 // A group outside the fast range (NormArgs::wide): the affine map of every
 // element in the wider type, the activation in double, then rounded to E.
 template <class T>
@@ -52,7 +68,7 @@ void normalize_run(const T* x, T* y, size_t n, const NormArgs* a) {
             V::store(t + i, V::mul(V::sub(V::sub(V::load(x + b + i), vmh), vml), inv));
         if (i < nb)
             V::storen(t + i, V::mul(V::sub(V::sub(V::loadn(x + b + i, nb - i, vmh), vmh), vml), inv), nb - i);
-        finish<T>(t, nb, sc ? sc + ptrdiff_t(b) * a->scale_stride : nullptr, a->scale_stride,
+        scale_bias_act<T>(t, nb, sc ? sc + ptrdiff_t(b) * a->scale_stride : nullptr, a->scale_stride,
                   bi ? bi + ptrdiff_t(b) * a->bias_stride : nullptr, a->bias_stride, a->act, y + b,
                   [&](size_t i) { return (double(to_e(x[b + i])) - a->mean) * a->inv_std; });
     });

@@ -173,10 +173,10 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         const T* scj = sc ? sc + ptrdiff_t(j) * a.scale_rs + l * a.scale_ks : nullptr;
         const T* bij = bi ? bi + ptrdiff_t(j) * a.bias_rs + l * a.bias_ks : nullptr;
         if constexpr (std::is_same_v<T, E>) {
-            finish<T>(t, lanes, scj, a.scale_ks, bij, a.bias_ks, a.act, t, norm);
+            scale_bias_act<T>(t, lanes, scj, a.scale_ks, bij, a.bias_ks, a.act, t, norm);
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
         } else {
-            finish<T>(t, lanes, scj, a.scale_ks, bij, a.bias_ks, a.act, yr, norm);
+            scale_bias_act<T>(t, lanes, scj, a.scale_ks, bij, a.bias_ks, a.act, yr, norm);
         }
     }
 }

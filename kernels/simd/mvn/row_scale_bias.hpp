@@ -80,7 +80,7 @@ struct StridedAccess {
     static constexpr bool kConstant = false;
     const T* p;
     ptrdiff_t ks;
-    typename Vec<T>::R at(size_t i, size_t cnt) const { return affine_vec(p, ks, i, cnt); }
+    typename Vec<T>::R at(size_t i, size_t cnt) const { return load_scale_bias(p, ks, i, cnt); }
     double value(size_t i) const { return double(to_e(p[ptrdiff_t(i) * ks])); }
 };
 

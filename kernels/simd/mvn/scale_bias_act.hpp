@@ -14,13 +14,13 @@
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
-// Values per output block: the compute-type buffer of a float16/bfloat16
-// output stays in L1.
+// Values per output block: a float16/bfloat16 output's compute-type
+// buffer stays in L1.
 constexpr size_t kNormBlock = 512;
 
 // Scale or bias values for elements [i, i+cnt) of a run with stride s.
 template <class T>
-inline typename Vec<T>::R affine_vec(const T* p, ptrdiff_t s, size_t i, size_t cnt) {
+inline typename Vec<T>::R load_scale_bias(const T* p, ptrdiff_t s, size_t i, size_t cnt) {
     using V = Vec<T>;
     using E = typename V::E;
     if (s == 1) return cnt == V::N ? V::load(p + i) : V::loadn(p + i, cnt, V::zero());
@@ -60,8 +60,8 @@ void act_map_in_range(const ActParams& act, E* t, E* out, size_t n, const Pre& p
 // t may be y itself when T is the compute type. norm(i): element i's
 // normalised value in double (for act_map_in_range).
 template <class T, class Norm>
-void finish(typename Vec<T>::E* t, size_t n, const T* sc, ptrdiff_t ss, const T* bi, ptrdiff_t bs,
-            const ActParams& act, T* y, const Norm& norm) {
+void scale_bias_act(typename Vec<T>::E* t, size_t n, const T* sc, ptrdiff_t ss, const T* bi, ptrdiff_t bs,
+                    const ActParams& act, T* y, const Norm& norm) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -71,8 +71,8 @@ void finish(typename Vec<T>::E* t, size_t n, const T* sc, ptrdiff_t ss, const T*
         const R scv = sc ? V::set1(to_e(sc[0])) : one, biv = bi ? V::set1(to_e(bi[0])) : V::zero();
         for (size_t i = 0; i < n; i += V::N) {
             const size_t cnt = n - i < V::N ? n - i : V::N;
-            const R s = sc_c ? scv : affine_vec(sc, ss, i, cnt);
-            const R b = bi_c ? biv : affine_vec(bi, bs, i, cnt);
+            const R s = sc_c ? scv : load_scale_bias(sc, ss, i, cnt);
+            const R b = bi_c ? biv : load_scale_bias(bi, bs, i, cnt);
             const R v = cnt == V::N ? V::load(t + i) : V::loadn(t + i, cnt, V::zero());
             if (cnt == V::N)
                 V::store(t + i, V::fma(v, s, b));
@@ -85,22 +85,6 @@ void finish(typename Vec<T>::E* t, size_t n, const T* sc, ptrdiff_t ss, const T*
         return (sc ? double(to_e(sc[k * ss])) : 1.0) * norm(i) + (bi ? double(to_e(bi[k * bs])) : 0.0);
     });
     if constexpr (!std::is_same_v<T, E>) convert(t, y, n);
-}
-
-// f(b, nb, t) for each block [b, b + nb) of kNormBlock elements; t is the
-// block's compute-type buffer (y itself when T is the compute type).
-template <class T, class F>
-inline void for_norm_blocks(T* y, size_t n, F&& f) {
-    using E = typename Vec<T>::E;
-    alignas(64) E buf[std::is_same_v<T, E> ? 1 : kNormBlock];
-    for (size_t b = 0; b < n; b += kNormBlock) {
-        E* t;
-        if constexpr (std::is_same_v<T, E>)
-            t = y + b;
-        else
-            t = buf;
-        f(b, n - b < kNormBlock ? n - b : kNormBlock, t);
-    }
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
