@@ -86,7 +86,7 @@ struct StridedAccess {
 
 // f(access) with r's access type.
 template <class T, class F>
-inline void with_access(const RowScaleBias<T>& r, F&& f) {
+SIMDAX_INLINE void with_access(const RowScaleBias<T>& r, F&& f) {
     switch (r.access) {
         case RowAccess::constant: f(ConstantAccess<T>{Vec<T>::set1(r.c), r.c}); break;
         case RowAccess::contiguous: f(ContiguousAccess<T>{r.pe}); break;

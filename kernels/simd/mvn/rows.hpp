@@ -176,8 +176,9 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
             norm.vb = V::set1(-mo.ml * mo.inv);
         }
         const T* nx = g + pf_rows < rows ? x + ptrdiff_t(g + pf_rows) * xrs : nullptr;
-        with_access(sc, [&](auto sa) {
-            with_access(bi, [&](auto ba) {
+        // Inlined, as a switch in place would be: no extra calls per row.
+        with_access(sc, [&](auto sa) __attribute__((always_inline)) {
+            with_access(bi, [&](auto ba) __attribute__((always_inline)) {
                 if (conv) write_row<T>(static_cast<const E*>(xf), yr, n, nx, norm, sa, ba, out);
                 else write_row<T>(xr, yr, n, nx, norm, sa, ba, out);
             });
