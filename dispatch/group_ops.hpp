@@ -4,11 +4,10 @@
 #pragma once
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 #include "group_pieces.hpp"
-#include "mvn_wide.hpp"
+#include "mvn_group_norm.hpp"
 
 namespace simdax {
 
@@ -42,32 +41,13 @@ inline void reduce_piece(const Plan& p, const Piece& c, GroupState* s) {
     }
 }
 
-// MVN's arguments from the group's final state. A group the fast
-// normalisation does not suit is evaluated in the wider type
-// (kernels/mvn_wide.hpp); float64 statistics are then redone in long double
-// over the whole group, visit_group(f) calling f(piece) for each piece.
+// MVN's arguments from the group's final state (kernels/mvn_group_norm.hpp);
+// visit_group(f) calls f(piece) for each piece of the group.
 template <class VisitGroup>
 NormArgs mvn_norm_args(const Plan& p, const GroupState& s, VisitGroup&& visit_group) {
-    const Moments& m = s.mo;
-    NormArgs a{m.mean, kernels::inv_divisor(m.m2 / m.count, p.vn), nullptr, 0, nullptr, 0, p.act};
-    if (p.dtype != DType::f64) {
-        if (!kernels::fits_fast_path<float>(m.mean, m.m2, m.count, p.vn))
-            kernels::set_wide(&a, kernels::WideMoments<double>{m.mean, m.m2}, m.count, p.vn);
-        return a;
-    }
-    if (kernels::fits_fast_path<double>(m.mean, m.m2, m.count, p.vn)) return a;
-    const kernels::WideFpScope<long double> fp;
-    const auto w = kernels::wide_moments<long double>([&](auto f) {
-        visit_group([&](const Piece& c) {
-            for (size_t i = 0; i < c.n; ++i) {
-                double v;
-                std::memcpy(&v, c.x + i * sizeof(double), sizeof v);
-                f(v);
-            }
-        });
+    return kernels::group_norm_args(s.mo, p.dtype, p.vn, p.act, [&](auto values) {
+        visit_group([&](const Piece& c) { values(c.x, c.n); });
     });
-    kernels::set_wide(&a, w, m.count, p.vn);
-    return a;
 }
 
 inline void output_piece(const Plan& p, const Piece& c, const GroupState& s, NormArgs* norm) {

@@ -1,8 +1,8 @@
-// The divisor of an MVN group's deviations, from its variance (SPEC MVN):
-// sqrt(var + epsilon) with epsilon on the variance (DirectML), sqrt(var) +
-// epsilon on the standard deviation (ONNX). Every path takes it from here:
-// the fast kernels of each ISA (scalar and vector lanes), the wide fallback
-// and the planner's per-group arguments.
+// The divisor of an MVN group's deviations, from its variance (docs/spec.md,
+// MVN): sqrt(var + epsilon) with epsilon on the variance (DirectML),
+// sqrt(var) + epsilon on the standard deviation (ONNX). Every path takes it
+// from here: the fast kernels of each ISA (scalar and vector lanes), the
+// wide fallback and a chunked group's arguments (kernels/mvn_group_norm.hpp).
 #pragma once
 
 #include <cmath>

@@ -1,0 +1,79 @@
+// MVN's row statistics (for the mvn_rows slot), in the compute type: pass A
+// sums d = x - x[0] and d^2 (s = x[0]). Only when x[0] lies far from the
+// mean (one_pass_m2 fails) does pass B sum e = x - s and e^2 around s = x[0]
+// + mean(d). The mean is carried as the pair (s, sum(e)/n). A row whose
+// statistics do not suit the fast path gets the wider type's instead
+// (kernels/mvn_wide.hpp).
+#pragma once
+
+#include <cmath>
+
+#include "kernel_table.hpp"
+#include "mvn_wide.hpp"
+#include "simd/mvn/block_sums.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+template <class E>
+struct RowMoments {
+    E mh, ml, inv;  // mean = mh + ml; 1 / divisor
+    bool wide;      // outside the fast range: normalise with `norm` (kernels/mvn_wide.hpp)
+    WideNorm<WideOf<E>> norm;
+};
+
+// Sums of e = x - sh and of e^2 over a row, block by block (copy, pfw: as
+// shifted_block_sums).
+template <class T>
+inline void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typename Vec<T>::E& s1,
+                     typename Vec<T>::E& s2, const void* pfw = nullptr, size_t pfw_esize = 0,
+                     typename Vec<T>::E* copy = nullptr) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    const R vs = V::set1(sh);
+    R t1 = V::zero(), t2 = V::zero();
+    for (size_t b = 0; b < n; b += kMomentsBlock) {
+        const size_t nb = n - b < kMomentsBlock ? n - b : kMomentsBlock;
+        const BlockSums<T> bs = shifted_block_sums<T, false>(
+            x + b, nb, vs, copy ? copy + b : nullptr,
+            pfw ? static_cast<const char*>(pfw) + b * pfw_esize : nullptr, pfw_esize);
+        t1 = V::add(t1, bs.s);
+        t2 = V::add(t2, bs.q);
+    }
+    s1 = V::hsum(t1);
+    s2 = V::hsum(t2);
+}
+
+// copy: as row_sums (float16/bfloat16 rows short enough to keep in L1).
+template <class T>
+inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, const MvnArgs& a,
+                                                  const void* y, size_t y_esize,
+                                                  typename Vec<T>::E* copy) {
+    using E = typename Vec<T>::E;
+    const E x0 = to_e(x[0]);
+    E c1, q;
+    row_sums<T>(x, n, x0, c1, q, y, y_esize, copy);
+    E s = x0, ml = c1 / E(n);
+    double m2;
+    if (!one_pass_m2<T>(c1, q, double(n), &m2)) {  // x[0] far from the mean (or NaN): around s
+        s = x0 + ml;
+        if (copy) row_sums<E>(copy, n, s, c1, q);
+        else row_sums<T>(x, n, s, c1, q);
+        ml = c1 / E(n);
+        m2 = double(q) - double(c1) * double(ml);
+    }
+    RowMoments<E> m{};
+    if (std::isfinite(q) && std::isfinite(c1) &&
+        fits_fast_path<E>(double(s) + double(ml), m2, double(n), a.vn)) {
+        m.mh = s;
+        m.ml = ml;
+        m.inv = E(inv_divisor(m2 / double(n), a.vn));
+        return m;
+    }
+    // Huge magnitudes, an infinity or NaN, a variance below E's reach.
+    m.wide = true;
+    const WideFpScope<WideOf<E>> fp;
+    m.norm = wide_norm(wide_moments_n<WideOf<E>>(n, [&](size_t i) { return to_e(x[i]); }), double(n), a.vn);
+    return m;
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -1,0 +1,190 @@
+// MVN over whole contiguous rows (the mvn_rows slot): statistics per row in
+// the compute type (row_moments.hpp), then y = act(scale*((x - s)*inv -
+// sum(e)/n*inv) + bias), one FMA after the subtraction when scale and bias
+// are constant on the row (folded into it).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernel_table.hpp"
+#include "mvn_wide.hpp"
+#include "simd/mvn/chunk_normalize.hpp"
+#include "simd/mvn/row_moments.hpp"
+#include "simd/mvn/row_scale_bias.hpp"
+#include "simd/mvn/scale_bias_act.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+// Float16/bfloat16 rows (and their shared Scale/Bias) up to this length are
+// converted once per call and then read from L1.
+constexpr size_t kMvnPreconvert = 2048;
+
+// One row's normalisation: t = fma(x - mh, va, vb), constant scale and bias
+// already folded into va, vb. mean and inv in double: for values the affine
+// map pushes beyond E (act_map_in_range).
+template <class T>
+struct RowNorm {
+    typename Vec<T>::R vmh, va, vb;
+    double mean, inv;
+};
+
+// What every row of one call shares.
+template <class T>
+struct RowsOutput {
+    const ActParams& act;
+    bool stream;             // streaming stores (a large output)
+    typename Vec<T>::E* buf;  // kNormBlock values, for the activation
+};
+
+// One row's output; xr (T, or the row's compute-type copy) to yr. nx: the
+// next rows' input, prefetched as this row is written (the hardware
+// prefetchers stop at each 4 KiB page). SA, BA: row_scale_bias.hpp.
+template <class T, class S, class SA, class BA>
+void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx, const RowNorm<T>& norm,
+               const SA sc, const BA bi, const RowsOutput<T>& out) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    constexpr bool kFolded = SA::kConstant && BA::kConstant;
+    const R vmh = norm.vmh, va = norm.va, vb = norm.vb;
+    auto val = [=](size_t i, size_t cnt) {
+        const R v = cnt == V::N ? V::load(xr + i) : V::loadn(xr + i, cnt, vmh);
+        R t = V::fma(V::sub(v, vmh), va, vb);
+        if constexpr (!kFolded) t = V::fma(t, sc.at(i, cnt), bi.at(i, cnt));
+        return t;
+    };
+    if (out.act.type == SIMDAX_ACTIVATION_IDENTITY) {
+        // store_run spelled out: the main loop keeps everything in registers.
+        constexpr size_t W = V::N * sizeof(T);
+        const uintptr_t ya = reinterpret_cast<uintptr_t>(yr);
+        const bool stream = out.stream && ya % sizeof(T) == 0;
+        size_t i = 0;
+        if (ya % W != 0 && (stream || n >= 4 * V::N) && ya % sizeof(T) == 0) {
+            i = (W - ya % W) / sizeof(T);
+            if (i > n) i = n;
+            V::storen(yr, val(size_t(0), i), i);
+        }
+        for (; i + V::N <= n; i += V::N) {
+            if (nx) __builtin_prefetch(nx + i, 0, 3);
+            R t = V::fma(V::sub(V::load(xr + i), vmh), va, vb);
+            if constexpr (!kFolded) t = V::fma(t, sc.at(i, V::N), bi.at(i, V::N));
+            if (stream) V::stream(yr + i, t);
+            else V::store(yr + i, t);
+        }
+        if (i < n) V::storen(yr + i, val(i, n - i), n - i);
+        return;
+    }
+    E* const buf = out.buf;
+    for (size_t b0 = 0; b0 < n; b0 += kNormBlock) {
+        const size_t nb = n - b0 < kNormBlock ? n - b0 : kNormBlock;
+        size_t i = 0;
+        for (; i + V::N <= nb; i += V::N) V::store(buf + i, val(b0 + i, V::N));
+        if (i < nb) V::storen(buf + i, val(b0 + i, nb - i), nb - i);
+        const auto pre = [&](size_t q) {
+            const size_t e = b0 + q;
+            return sc.value(e) * ((double(to_e(xr[e])) - norm.mean) * norm.inv) + bi.value(e);
+        };
+        if constexpr (std::is_same_v<T, E>) {
+            act_map_in_range<E>(out.act, buf, yr + b0, nb, pre);
+        } else {
+            act_map_in_range<E>(out.act, buf, buf, nb, pre);
+            convert(buf, yr + b0, nb);
+        }
+    }
+}
+
+// Row g's chunk arguments, for the rows the fast row output does not suit.
+template <class T>
+inline NormArgs row_norm_args(const MvnArgs& a, size_t g, double mean, double inv) {
+    const T* sc = static_cast<const T*>(a.scale);
+    const T* bi = static_cast<const T*>(a.bias);
+    return NormArgs{mean, inv, sc ? sc + ptrdiff_t(g) * a.scale_rs : nullptr, a.scale_ks,
+                    bi ? bi + ptrdiff_t(g) * a.bias_rs : nullptr, a.bias_ks, a.act};
+}
+
+template <class T>
+void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+              const MvnArgs* args) {
+    const VecScope scope;
+    using V = Vec<T>;
+    using E = typename V::E;
+    const MvnArgs& a = *args;
+    const T* x = static_cast<const T*>(xv);
+    T* y = static_cast<T*>(yv);
+    constexpr bool kHalf = !std::is_same_v<T, E>;
+    alignas(64) E pre_s[kHalf ? kMvnPreconvert : 1], pre_b[kHalf ? kMvnPreconvert : 1];
+    const E* ps = nullptr;
+    const E* pb = nullptr;
+    if constexpr (kHalf) {
+        if (n <= kMvnPreconvert) {
+            if (a.scale && a.scale_rs == 0 && a.scale_ks == 1) {
+                convert(static_cast<const T*>(a.scale), pre_s, n);
+                ps = pre_s;
+            }
+            if (a.bias && a.bias_rs == 0 && a.bias_ks == 1) {
+                convert(static_cast<const T*>(a.bias), pre_b, n);
+                pb = pre_b;
+            }
+        }
+    }
+    alignas(64) E buf[kNormBlock];
+    alignas(64) E xf[kHalf ? kMvnPreconvert : 1];
+    // A large output (the executor passes many rows per call) is streamed.
+    const bool stream = static_cast<const void*>(x) != static_cast<void*>(y) &&
+                        rows * n * sizeof(T) >= kStreamBytes;
+    const RowsOutput<T> out{a.act, stream, buf};
+    // Rows ahead whose input the output loop prefetches: about 6 KiB ahead.
+    const size_t pf_rows = 1 + 6144 / (n * sizeof(T) + 1);
+    for (size_t g = 0; g < rows; ++g) {
+        const T* xr = x + ptrdiff_t(g) * xrs;
+        T* yr = y + ptrdiff_t(g) * yrs;
+        // float16/bfloat16: the row converted once, by pass A; pass B and
+        // the output read the float copy from L1.
+        const bool conv = kHalf && n <= kMvnPreconvert;
+        const void* pfw = stream ? nullptr : yr;  // streamed rows need no read for ownership
+        const RowMoments<E> mo = row_moments(xr, n, a, pfw, sizeof(T), conv ? xf : nullptr);
+        if (mo.wide) {
+            NormArgs na = row_norm_args<T>(a, g, 0, 1);
+            na.wide = true;
+            na.wide_mean = mo.norm.mean;
+            na.wide_inv = mo.norm.inv;
+            normalize_wide(xr, yr, n, &na);
+            continue;
+        }
+        const RowScaleBias<T> sc = row_scale_bias<T>(a.scale, a.scale_rs, a.scale_ks, g, E(1), ps);
+        const RowScaleBias<T> bi = row_scale_bias<T>(a.bias, a.bias_rs, a.bias_ks, g, E(0), pb);
+        const bool folded = sc.access == RowAccess::constant && bi.access == RowAccess::constant;
+        if (folded && (!std::isfinite(mo.inv * sc.c) || !std::isfinite(mo.ml * (mo.inv * sc.c)))) {
+            // Folding would form inv*scale (or mean_lo*inv*scale) beyond E:
+            // an infinite Scale (inf * 0 = NaN for the whole row) or one
+            // near the top. Normalise first, then scale (per row, rare).
+            NormArgs na = row_norm_args<T>(a, g, double(mo.mh) + double(mo.ml), double(mo.inv));
+            na.scale_stride = 0;
+            na.bias_stride = 0;
+            normalize_run(xr, yr, n, &na);
+            continue;
+        }
+        RowNorm<T> norm{V::set1(mo.mh), {}, {}, double(mo.mh) + double(mo.ml), double(mo.inv)};
+        if (folded) {
+            const E A = mo.inv * sc.c;
+            norm.va = V::set1(A);
+            norm.vb = V::set1(bi.c - mo.ml * A);
+        } else {
+            norm.va = V::set1(mo.inv);
+            norm.vb = V::set1(-mo.ml * mo.inv);
+        }
+        const T* nx = g + pf_rows < rows ? x + ptrdiff_t(g + pf_rows) * xrs : nullptr;
+        // Inlined, as a switch in place would be: no extra calls per row.
+        with_access(sc, [&](auto sa) __attribute__((always_inline)) {
+            with_access(bi, [&](auto ba) __attribute__((always_inline)) {
+                if (conv) write_row<T>(static_cast<const E*>(xf), yr, n, nx, norm, sa, ba, out);
+                else write_row<T>(xr, yr, n, nx, norm, sa, ba, out);
+            });
+        });
+    }
+    if (stream) stream_fence();
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
