@@ -137,25 +137,25 @@ template <> struct SmxMath<VD> {
 template <SoftmaxKind K>
 constexpr int kSumDeg = K == SoftmaxKind::log ? 4 : 5;
 
-// Four vectors of a sum pass: 2^t of x[0..4N) added into s0..s3; STORE
-// also writes them to y.
+// Four vectors of a sum pass: 2^t of x[i..i+4N) added into s0..s3; STORE
+// also writes them to y[i..] (y may be null otherwise: no offset is formed).
 template <class T, bool FOLD, bool STORE, int DEG>
-SIMDAX_INLINE void exp_add4(const T* x, T* y, typename Vec<T>::R nh, typename Vec<T>::R& s0,
+SIMDAX_INLINE void exp_add4(const T* x, T* y, size_t i, typename Vec<T>::R nh, typename Vec<T>::R& s0,
                             typename Vec<T>::R& s1, typename Vec<T>::R& s2, typename Vec<T>::R& s3) {
     using V = Vec<T>;
     using R = typename V::R;
     using MX = SmxMath<V>;
     constexpr bool Z = STORE;  // stored values are outputs: exp(-inf) must be 0
     constexpr size_t N = V::N;
-    const R e0 = MX::template ex<FOLD, Z, DEG>(V::load(x), nh);
-    const R e1 = MX::template ex<FOLD, Z, DEG>(V::load(x + N), nh);
-    const R e2 = MX::template ex<FOLD, Z, DEG>(V::load(x + 2 * N), nh);
-    const R e3 = MX::template ex<FOLD, Z, DEG>(V::load(x + 3 * N), nh);
+    const R e0 = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
+    const R e1 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + N), nh);
+    const R e2 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + 2 * N), nh);
+    const R e3 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + 3 * N), nh);
     if constexpr (STORE) {
-        V::store(y, e0);
-        V::store(y + N, e1);
-        V::store(y + 2 * N, e2);
-        V::store(y + 3 * N, e3);
+        V::store(y + i, e0);
+        V::store(y + i + N, e1);
+        V::store(y + i + 2 * N, e2);
+        V::store(y + i + 3 * N, e3);
     }
     s0 = V::add(s0, e0);
     s1 = V::add(s1, e1);
@@ -185,7 +185,7 @@ inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename V
             s1 = V::add(s1, e1);
         }
     } else {
-        for (; i + 4 * N <= n; i += 4 * N) exp_add4<T, FOLD, STORE, DEG>(x + i, y + i, nh, s0, s1, s2, s3);
+        for (; i + 4 * N <= n; i += 4 * N) exp_add4<T, FOLD, STORE, DEG>(x, y, i, nh, s0, s1, s2, s3);
     }
     for (; i + N <= n; i += N) {
         const R e = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
@@ -218,10 +218,11 @@ inline typename Vec<T>::R fused_block_sum_max(const T* x, T* y, size_t n, typena
         m1 = V::max(m1, V::load(xm + i + N));
         m0 = V::max(m0, V::load(xm + i + 2 * N));
         m1 = V::max(m1, V::load(xm + i + 3 * N));
-        exp_add4<T, FOLD, STORE, DEG>(x + i, y + i, nh, s0, s1, s2, s3);
+        exp_add4<T, FOLD, STORE, DEG>(x, y, i, nh, s0, s1, s2, s3);
     }
     R sum = V::add(V::add(s0, s1), V::add(s2, s3));
-    if (common < n) sum = V::add(sum, fused_block_sum<T, FOLD, STORE, DEG>(x + common, y + common, n - common, nh));
+    if (common < n)
+        sum = V::add(sum, fused_block_sum<T, FOLD, STORE, DEG>(x + common, STORE ? y + common : y, n - common, nh));
     typename V::E m = V::hmax(V::max(m0, m1));
     if (common < nm) {
         const typename V::E r = block_max(xm + common, nm - common);
