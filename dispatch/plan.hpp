@@ -66,10 +66,10 @@ struct Plan {
 
     // Bytes each operand touches, relative to its base pointer: [lo, hi).
     int64_t span_lo[kOperands], span_hi[kOperands];
-    // Every element of an operand lies at its base plus a multiple of
-    // lattice (bytes; 0: one element); lattice_with_y is the gcd of an
-    // operand's and the output's (bindings_check.cpp: interleaved views).
-    int64_t lattice[kOperands], lattice_with_y[kOperands];
+    // The gcd of an operand's byte lattice (every element at its base plus
+    // a multiple of it; 0: one element) and the output's
+    // (bindings_check.cpp: interleaved views).
+    int64_t lattice_with_y[kOperands];
     bool in_place_op;      // the operator may write its input's buffer
     bool same_xy_strides;  // ... and the output view is the input's (in place needs it)
     // Rows form with whole groups, each one run: fused rows kernels take

@@ -42,12 +42,12 @@ void push(Dims* ds, const Dim& d) {
 
 bool unit(const Dim& d, int o) { return d.stride[o] == 1; }
 
-// Bytes an operand touches relative to its base: [lo, hi), and the gcd of
-// the byte steps between its elements (0 for a single element).
+// Sets the bytes an operand touches relative to its base, [lo, hi); returns
+// the gcd of the byte steps between its elements (0 for a single element).
 // Overflow-free: validation bounds (sum of |stride| * (size - 1) + 1) * esize
 // by INT64_MAX for non-empty tensors, and a broadcast Scale/Bias dim has
 // stride 0 here.
-void span(const Problem& p, int o, size_t esize, Plan* plan) {
+int64_t span(const Problem& p, int o, size_t esize, Plan* plan) {
     int64_t a = 0, b = 0, step = 0;
     for (uint32_t d = 0; d < p.rank; ++d) {
         const int64_t reach = p.strides[o][d] * (p.sizes[d] - 1);
@@ -56,7 +56,7 @@ void span(const Problem& p, int o, size_t esize, Plan* plan) {
     }
     plan->span_lo[o] = a * int64_t(esize);
     plan->span_hi[o] = (b + 1) * int64_t(esize);
-    plan->lattice[o] = step;
+    return step;
 }
 
 void choose_form(const Problem& p, Plan* plan) {
@@ -77,10 +77,10 @@ void choose_form(const Problem& p, Plan* plan) {
     }
     int64_t total = 1;
     for (uint32_t d = 0; d < p.rank; ++d) total *= p.sizes[d];
+    int64_t lattice[kOperands] = {};
     for (int o = 0; o < kOperands; ++o)
-        if (p.has[o]) span(p, o, plan->esize, plan);
-    for (int o = 0; o < kOperands; ++o)
-        plan->lattice_with_y[o] = std::gcd(plan->lattice[o], plan->lattice[kY]);
+        if (p.has[o]) lattice[o] = span(p, o, plan->esize, plan);
+    for (int o = 0; o < kOperands; ++o) plan->lattice_with_y[o] = std::gcd(lattice[o], lattice[kY]);
     plan->in_place_op = p.in_place_ok;
     plan->same_xy_strides = std::equal(p.strides[kX], p.strides[kX] + p.rank, p.strides[kY]);
     plan->total = total;
