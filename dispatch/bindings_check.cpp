@@ -18,21 +18,16 @@
 namespace simdax {
 namespace {
 
-// base + offset, saturated: validation bounds a span near 2^63, not the
-// address it is added to (a plain int64 sum could overflow, UB).
-int64_t at(intptr_t base, int64_t off) {
-    int64_t r;
-    if (__builtin_add_overflow(int64_t(base), off, &r))
-        return off > 0 ? INT64_MAX : INT64_MIN;
-    return r;
+// The byte ranges of operand o (bound at a) and the output (bound at y) meet.
+bool ranges_meet(const Plan& p, const void* a, int o, const void* y) {
+    const __int128 d = __int128(reinterpret_cast<intptr_t>(a)) - reinterpret_cast<intptr_t>(y);
+    return p.meet_lo[o] < d && d < p.meet_hi[o];
 }
 
 // Operand o (bound at a) and the output (bound at y) share a byte.
 bool overlaps_output(const Plan& p, const void* a, int o, const void* y) {
+    if (!ranges_meet(p, a, o, y)) return false;
     const auto pa = reinterpret_cast<intptr_t>(a), py = reinterpret_cast<intptr_t>(y);
-    if (!(at(pa, p.span_lo[o]) < at(py, p.span_hi[kY]) &&
-          at(py, p.span_lo[kY]) < at(pa, p.span_hi[o])))
-        return false;
     const uint64_t g = uint64_t(p.lattice_with_y[o]);
     if (g == 0) return true;  // one element each, inside each other's range
     const uint64_t ua = uint64_t(pa), uy = uint64_t(py);
@@ -43,13 +38,33 @@ bool overlaps_output(const Plan& p, const void* a, int o, const void* y) {
 // The first bound operand whose address is not a multiple of the element
 // size, or nullptr. Kernels read single elements as objects of their type,
 // so such an address is refused rather than read (docs/spec.md, Alignment).
+// Element sizes are powers of two: one mask over all addresses on the way
+// that every call takes, the naming only on the way that fails.
 const char* misaligned_operand(const Plan& p, const simdax_bindings* b) {
-    const auto off = [&](const void* a) { return a && reinterpret_cast<uintptr_t>(a) % p.esize != 0; };
-    if (off(b->input)) return "input";
-    if (off(b->output)) return "output";
-    if (p.has_operand[kScale] && off(b->scale)) return "scale";
-    if (p.has_operand[kBias] && off(b->bias)) return "bias";
-    return nullptr;
+    const uintptr_t mask = p.esize - 1;
+    const auto bits = [](const void* a) { return reinterpret_cast<uintptr_t>(a); };
+    uintptr_t any = bits(b->input) | bits(b->output);
+    if (p.has_operand[kScale]) any |= bits(b->scale);
+    if (p.has_operand[kBias]) any |= bits(b->bias);
+    if ((any & mask) == 0) return nullptr;
+    if (bits(b->input) & mask) return "input";
+    if (bits(b->output) & mask) return "output";
+    if (p.has_operand[kScale] && (bits(b->scale) & mask)) return "scale";
+    return "bias";
+}
+
+// The way nearly every call takes: each operand the plan uses is bound and
+// nothing else is, every address is element-aligned, and the output's byte
+// range meets no input's. Anything else (in place, interleaved views, a
+// refusal, a warning) goes to check_in_full for its verdict and message.
+bool plainly_valid(const Plan& p, const simdax_bindings* b) {
+    if (!b->input || !b->output) return false;
+    if (p.has_operand[kScale] != (b->scale != nullptr)) return false;
+    if (p.has_operand[kBias] != (b->bias != nullptr)) return false;
+    if (misaligned_operand(p, b)) return false;
+    if (ranges_meet(p, b->input, kX, b->output)) return false;
+    if (b->scale && ranges_meet(p, b->scale, kScale, b->output)) return false;
+    return !b->bias || !ranges_meet(p, b->bias, kBias, b->output);
 }
 
 void warn_ignored(const char* where, const char* name) {
@@ -62,11 +77,9 @@ void warn_ignored(const char* where, const char* name) {
     log_message(SIMDAX_LOG_WARNING, line);
 }
 
-}  // namespace
-
-simdax_status check_bindings(const Plan& p, const simdax_bindings* b, const char* where) {
-    if (!b) return fail(SIMDAX_ERROR_NULL_POINTER, "bindings: is NULL");
-    if (p.form == Form::empty) return SIMDAX_OK;  // nothing is read or written
+__attribute__((noinline, cold)) simdax_status check_in_full(const Plan& p,
+                                                             const simdax_bindings* b,
+                                                             const char* where) {
     if (!b->input) return fail(SIMDAX_ERROR_NULL_POINTER, "%sinput: is NULL", where);
     if (!b->output) return fail(SIMDAX_ERROR_NULL_POINTER, "%soutput: is NULL", where);
     if (p.has_operand[kScale] && !b->scale)
@@ -102,6 +115,15 @@ simdax_status check_bindings(const Plan& p, const simdax_bindings* b, const char
     if (b->scale && !p.has_operand[kScale]) warn_ignored(where, "scale");
     if (b->bias && !p.has_operand[kBias]) warn_ignored(where, "bias");
     return SIMDAX_OK;
+}
+
+}  // namespace
+
+simdax_status check_bindings(const Plan& p, const simdax_bindings* b, const char* where) {
+    if (!b) return fail(SIMDAX_ERROR_NULL_POINTER, "bindings: is NULL");
+    if (p.form == Form::empty) return SIMDAX_OK;  // nothing is read or written
+    if (plainly_valid(p, b)) return SIMDAX_OK;
+    return check_in_full(p, b, where);
 }
 
 }  // namespace simdax

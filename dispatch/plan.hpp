@@ -64,8 +64,11 @@ struct Plan {
     ActParams act;
     VarianceNorm vn;  // MVN
 
-    // Bytes each operand touches, relative to its base pointer: [lo, hi).
-    int64_t span_lo[kOperands], span_hi[kOperands];
+    // Operand o's bytes meet the output's exactly when d = (address of o) -
+    // (address of the output) has meet_lo[o] < d < meet_hi[o]: the span
+    // differences (each operand touches [lo, hi) from its base), in 128 bits
+    // so that neither they nor d can overflow.
+    __int128 meet_lo[kOperands], meet_hi[kOperands];
     // The gcd of an operand's byte lattice (every element at its base plus
     // a multiple of it; 0: one element) and the output's
     // (bindings_check.cpp: interleaved views).

@@ -42,21 +42,35 @@ void push(Dims* ds, const Dim& d) {
 
 bool unit(const Dim& d, int o) { return d.stride[o] == 1; }
 
-// Sets the bytes an operand touches relative to its base, [lo, hi); returns
-// the gcd of the byte steps between its elements (0 for a single element).
+// The bytes an operand touches relative to its base, [lo, hi), and the gcd
+// of the byte steps between its elements (its lattice; 0 for one element).
+struct Span {
+    int64_t lo = 0, hi = 0, lattice = 0;
+};
+
 // Overflow-free: validation bounds (sum of |stride| * (size - 1) + 1) * esize
 // by INT64_MAX for non-empty tensors, and a broadcast Scale/Bias dim has
 // stride 0 here.
-int64_t span(const Problem& p, int o, size_t esize, Plan* plan) {
+Span span(const Problem& p, int o, size_t esize) {
     int64_t a = 0, b = 0, step = 0;
     for (uint32_t d = 0; d < p.rank; ++d) {
         const int64_t reach = p.strides[o][d] * (p.sizes[d] - 1);
         (reach < 0 ? a : b) += reach;
         if (p.sizes[d] > 1) step = std::gcd(step, p.strides[o][d] * int64_t(esize));
     }
-    plan->span_lo[o] = a * int64_t(esize);
-    plan->span_hi[o] = (b + 1) * int64_t(esize);
-    return step;
+    return {a * int64_t(esize), (b + 1) * int64_t(esize), step};
+}
+
+// What execute's overlap rule reads of the spans (bindings_check.cpp).
+void set_overlap_facts(const Problem& p, size_t esize, Plan* plan) {
+    Span s[kOperands];
+    for (int o = 0; o < kOperands; ++o)
+        if (p.has[o]) s[o] = span(p, o, esize);
+    for (int o = 0; o < kOperands; ++o) {
+        plan->meet_lo[o] = __int128(s[kY].lo) - s[o].hi;
+        plan->meet_hi[o] = __int128(s[kY].hi) - s[o].lo;
+        plan->lattice_with_y[o] = std::gcd(s[o].lattice, s[kY].lattice);
+    }
 }
 
 void choose_form(const Problem& p, Plan* plan) {
@@ -77,10 +91,7 @@ void choose_form(const Problem& p, Plan* plan) {
     }
     int64_t total = 1;
     for (uint32_t d = 0; d < p.rank; ++d) total *= p.sizes[d];
-    int64_t lattice[kOperands] = {};
-    for (int o = 0; o < kOperands; ++o)
-        if (p.has[o]) lattice[o] = span(p, o, plan->esize, plan);
-    for (int o = 0; o < kOperands; ++o) plan->lattice_with_y[o] = std::gcd(lattice[o], lattice[kY]);
+    set_overlap_facts(p, plan->esize, plan);
     plan->in_place_op = p.in_place_ok;
     plan->same_xy_strides = std::equal(p.strides[kX], p.strides[kX] + p.rank, p.strides[kY]);
     plan->total = total;
