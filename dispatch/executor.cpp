@@ -130,6 +130,42 @@ void run_fused_rows(const Plan& p, const Buffers& b, const simdax_parallel* par)
     });
 }
 
+// Lanes a unit of lane groups walks at most (whole groups; runs are shorter
+// than 256, planner.cpp).
+constexpr int64_t kLaneBlock = 512;
+
+// LogSoftmax/Softmax with groups side by side (plan.lane_groups): a unit is
+// a block of consecutive groups, whose runs form up to kLaneBlock lanes down
+// the segment rows; the cols halves reduce them into the groups' states and
+// then write the same lanes while they are still in cache.
+void run_lane_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
+    const int last = p.outer.n - 1;
+    const int64_t width = p.outer.size[last], run = p.run, e = int64_t(p.esize);
+    const int64_t per_block = std::max<int64_t>(1, kLaneBlock / run);
+    const int64_t blocks = (width + per_block - 1) / per_block;
+    const size_t r = size_t(p.segments.size[0]);
+    const ptrdiff_t xrs = p.segments.stride[kX][0], yrs = p.segments.stride[kY][0];
+    const bool log = p.op == OpKind::log_softmax;
+    run_units(par, size_t(count(p.outer) / width * blocks), [&](size_t u) {
+        const int64_t first = (int64_t(u) % blocks) * per_block;
+        const int64_t groups = std::min(per_block, width - first);
+        int64_t off[kOperands];
+        group_offsets(p, int64_t(u) / blocks * width + first, off);
+        const char* x = b.x + off[kX] * e;
+        char* y = b.y + off[kY] * e;
+        const size_t k = size_t(groups * run);
+        MaxSum ms[kLaneBlock];
+        (log ? p.k.log_softmax_cols_states : p.k.softmax_cols_states)(x, r, k, xrs, size_t(run), ms);
+        for (int64_t g = 0; g < groups; ++g) {
+            GroupState s = empty_state();
+            s.ms = ms[g];
+            finish_state(p, &s);
+            ms[g] = s.ms;
+        }
+        (log ? p.k.log_softmax_cols_apply : p.k.softmax_cols_apply)(x, y, r, k, xrs, yrs, size_t(run), ms);
+    });
+}
+
 constexpr int64_t kGroupBlock = 16;  // groups walked together by interleave_groups
 constexpr int64_t kShortRun = 256;   // elements: below this, runs are interleaved
 
@@ -275,6 +311,7 @@ void execute_plan(const Plan& p, const Buffers& b, const simdax_parallel* par) {
             return;
         }
         case Form::rows:
+            if (p.lane_groups) return run_lane_groups(p, b, par);
             if (p.fused_rows) return run_fused_rows(p, b, par);
             return run_groups<RowPieces>(p, b, par);
         case Form::general:

@@ -79,6 +79,11 @@ struct Plan {
     // many groups per call (MVN: k.mvn_rows; the others: rows_kernel).
     bool fused_rows;
     RowsFn rows_kernel;
+    // LogSoftmax/Softmax rows form whose groups lie side by side: one
+    // segment dim, short runs, and the innermost outer dim steps one run, so
+    // a segment row holds the runs of consecutive groups. Blocks of groups
+    // are walked as cols lanes (executor.cpp, run_lane_groups).
+    bool lane_groups;
     // Groups along at most one outer dim: on the calling thread the whole
     // tensor is one rows_kernel call with these (nullptr: the scheduler).
     RowsFn whole;

@@ -177,7 +177,24 @@ RowsFn rows_kernel(const Plan& p) {
     }
 }
 
+// When groups side by side are worth walking as lanes (plan.hpp,
+// lane_groups): the chunk passes pay a call and a horizontal fold per run,
+// which short runs cannot amortise; the lane walk pays a fold per lane and
+// a walk per row, which few rows cannot. Measured break-even: runs up to 16
+// always, longer ones up to the number of rows, never from 128.
+constexpr int64_t kLaneGroupRun = 128;
+static_assert(kLaneGroupRun <= int64_t(kernels::kMaxLaneRun));
+
+bool groups_side_by_side(const Plan& p) {
+    if (p.form != Form::rows || p.parts != 1 || p.segments.n != 1 || p.outer.n == 0) return false;
+    if (p.op != OpKind::log_softmax && p.op != OpKind::softmax) return false;
+    const int last = p.outer.n - 1;
+    if (p.outer.stride[kX][last] != p.run || p.outer.stride[kY][last] != p.run) return false;
+    return p.run < kLaneGroupRun && (p.run <= 16 || p.run <= p.segments.size[0]);
+}
+
 void choose_kernels(Plan* plan) {
+    plan->lane_groups = groups_side_by_side(*plan);
     plan->fused_rows = plan->form == Form::rows && plan->op != OpKind::elementwise &&
                        plan->parts == 1 && plan->segments.n == 0;
     plan->rows_kernel = rows_kernel(*plan);

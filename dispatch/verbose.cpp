@@ -161,6 +161,7 @@ void describe_operator(const Problem& p, const Plan& plan, char* out, size_t siz
         for (int i = 0; i < plan.segments.n; ++i) segments *= plan.segments.size[i];
         l.add(" run=%lld runs_per_%s=%lld", (long long)plan.run, reduction ? "group" : "call",
               (long long)(reduction ? segments : groups));
+        if (plan.lane_groups) l.add(" walk=lane_groups");
     }
     if (plan.form == Form::cols) l.add(" lanes=%lld", (long long)plan.lanes);
     l.add(" passes=%s", !reduction ? "write" : plan.parts > 1 ? "reduce+combine+write" : "reduce+write");

@@ -9,8 +9,17 @@
 // dtype; n, r, k are element counts (>= 1); row strides are in elements.
 #pragma once
 
+#include <cstddef>
+
+namespace simdax::kernels {
+constexpr size_t kMaxLaneRun = 512;  // cols_states/cols_apply: lanes per group at most
+}  // namespace simdax::kernels
+
 // Chunk primitives: x, y contiguous, one piece of a group. Cols kernels: k
-// contiguous lanes walked down r rows, one group per lane. Rows kernels:
+// contiguous lanes walked down r rows, one group per lane; cols_states and
+// cols_apply are their halves for groups of `run` consecutive lanes (k a
+// multiple of run, run <= kMaxLaneRun): the state of each group, then the
+// output from the states (as the chunk passes read them). Rows kernels:
 // `rows` whole groups of n contiguous elements, group g at x + g*xrs.
 #define SIMDAX_SOFTMAX_SLOTS(X, A)                                                          \
     X(A, maxsum, (const void* x, size_t n, MaxSum* state))                                  \
@@ -19,6 +28,14 @@
     X(A, log_softmax_cols,                                                                  \
       (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs))           \
     X(A, softmax_cols, (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs)) \
+    X(A, log_softmax_cols_states,                                                           \
+      (const void* x, size_t r, size_t k, ptrdiff_t xrs, size_t run, MaxSum* states))       \
+    X(A, softmax_cols_states,                                                               \
+      (const void* x, size_t r, size_t k, ptrdiff_t xrs, size_t run, MaxSum* states))       \
+    X(A, log_softmax_cols_apply, (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, \
+                                  ptrdiff_t yrs, size_t run, const MaxSum* states))         \
+    X(A, softmax_cols_apply, (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs,    \
+                              ptrdiff_t yrs, size_t run, const MaxSum* states))             \
     X(A, log_softmax_rows,                                                                  \
       (const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs))        \
     X(A, softmax_rows,                                                                      \

@@ -1,6 +1,6 @@
-// The one fold of LogSoftmax/Softmax partial states (max, sum of
-// exp(x - max)), used by every ISA's chunk kernels and by dispatch to
-// combine the parts of a group.
+// The folds of LogSoftmax/Softmax partial states (max, sum of exp(x - max)),
+// used by every ISA's chunk kernels and by dispatch to combine the parts (or
+// the lanes) of a group.
 #pragma once
 
 #include <cmath>
@@ -27,6 +27,22 @@ inline void combine_maxsum(MaxSum* s, double cm, double cs) {
     const double fn = (cm == nm) ? 1.0 : std::exp(cm - nm);
     s->sum = s->sum * fo + cs * fn;
     s->max = nm;
+}
+
+// The state of n partial states at once (the lanes of a group): the max
+// first, so that each sum is scaled once. scaled_total(m) returns the sum
+// over i of sum[i] * exp(max[i] - m), exp(0) = 1 exactly; it is not called
+// when every max is -inf (then every sum is 0).
+template <class ScaledTotal>
+inline MaxSum fold_maxsum(const double* max, size_t n, ScaledTotal scaled_total) {
+    double m = -__builtin_inf();
+    bool nan = false;
+    for (size_t i = 0; i < n; ++i) {
+        nan |= max[i] != max[i];
+        m = max[i] > m ? max[i] : m;
+    }
+    if (nan) return MaxSum{__builtin_nan(""), __builtin_nan(""), 0.0};
+    return MaxSum{m, m == -__builtin_inf() ? 0.0 : scaled_total(m), 0.0};
 }
 
 }  // namespace

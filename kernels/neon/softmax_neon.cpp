@@ -2,6 +2,7 @@
 #include "simd/kernel_list.hpp"
 #include "simd/softmax/chunk.hpp"
 #include "simd/softmax/cols.hpp"
+#include "simd/softmax/cols_states.hpp"
 #include "simd/softmax/rows.hpp"
 
 namespace simdax::kernels::neon {

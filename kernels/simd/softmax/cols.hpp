@@ -1,6 +1,6 @@
 // LogSoftmax / Softmax over columns: lane l of row j is x[j*xrs + l], and
 // every lane is its own group of r elements. Lanes are vectorised (see
-// lane_blocks.hpp); rows are walked in blocks of kColRows: the block max,
+// lane_blocks.hpp); rows are walked in blocks of up to kColRows: the block max,
 // then the block's sum of exp re-read from L1, folded into per-lane sums
 // held in double (a float running sum over many rows would drift). Then one
 // output pass. Special values as the chunk passes (blocks.hpp).
@@ -13,10 +13,20 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 constexpr size_t kColRows = 64;
 
+// Rows of a block whose max and sum passes share L1: a row stride that is a
+// multiple of a large power of two sends every row of a lane block to the
+// same few L1 sets (4 KiB apart: the same sets), and then only a few rows
+// stay for the sum pass to re-read.
+inline size_t col_block_rows(ptrdiff_t row_bytes) {
+    const size_t a = size_t(row_bytes < 0 ? -row_bytes : row_bytes) % 4096;
+    const size_t offsets = a == 0 ? 1 : 4096 / (a & (~a + 1));  // distinct row offsets mod 4 KiB
+    return offsets * 8 < kColRows ? offsets * 8 : kColRows;
+}
+
+// Per lane of a block: mx = max, sum = sum of exp(x - mx) in double.
 template <class T, SoftmaxKind K, int NV, bool PARTIAL>
-void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs,
-                        const ColPrefetch& pf) {
-    constexpr bool kLog = K == SoftmaxKind::log;
+SIMDAX_INLINE void cols_block_reduce(const T* x, size_t r, size_t tail, ptrdiff_t xrs, const ColPrefetch& pf,
+                                     typename Vec<T>::R* mx, Wide<Vec<T>>* sum) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -24,14 +34,13 @@ void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
     using MX = SmxMath<V>;
     const R ninf = V::set1(E(-__builtin_inf())), one = V::set1(E(1)), zero = V::zero();
     const size_t bytes = (size_t(NV - 1) * V::N + tail) * sizeof(T);
-    R mx[NV];
-    W sum[NV];
     SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
         mx[u] = ninf;
         sum[u] = wsplat<V>(0.0);
     }
-    for (size_t j0 = 0; j0 < r; j0 += kColRows) {
-        const size_t j1 = r - j0 < kColRows ? r : j0 + kColRows;
+    const size_t block_rows = col_block_rows(xrs * ptrdiff_t(sizeof(T)));
+    for (size_t j0 = 0; j0 < r; j0 += block_rows) {
+        const size_t j1 = r - j0 < block_rows ? r : j0 + block_rows;
         R bm[NV], nh[NV], bs[NV];
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) bm[u] = ninf;
         for (size_t j = j0; j < j1; ++j) {
@@ -57,15 +66,18 @@ void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
             sum[u] = wmap<V>(wmap<V>(sum[u], fo[u], [](VD::R a, VD::R b) { return VD::mul(a, b); }),
                              W::from(bs[u]), [](VD::R a, VD::R b) { return VD::add(a, b); });
     }
-    // Per lane: log(sum) or 1/sum, computed in double and rounded once.
-    R c[NV], nm[NV];
-    SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
-        if (kLog)
-            c[u] = wmap<V>(sum[u], [](VD::R s) { return log_f64(s); }).narrow();
-        else
-            c[u] = wmap<V>(sum[u], [](VD::R s) { return VD::div(VD::set1(1.0), s); }).narrow();
-        nm[u] = V::sub(zero, mx[u]);
-    }
+}
+
+// y of a block from per-lane nm = -max and c = log(sum) (LogSoftmax) or
+// 1/sum (Softmax).
+template <class T, SoftmaxKind K, int NV, bool PARTIAL>
+SIMDAX_INLINE void cols_block_write(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs,
+                                    const typename Vec<T>::R* nm, const typename Vec<T>::R* c) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    const R zero = V::zero();
+    const size_t bytes = (size_t(NV - 1) * V::N + tail) * sizeof(T);
     for (size_t j = 0; j < r; ++j) {
         const T* xr = x + ptrdiff_t(j) * xrs;
         T* yr = y + ptrdiff_t(j) * yrs;
@@ -73,10 +85,34 @@ void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
             const R v = ld_lane<NV, PARTIAL>(xr, u, tail, zero);
             st_lane<NV, PARTIAL>(yr, u, tail,
-                                 kLog ? V::sub(V::add(v, nm[u]), c[u])
-                                      : V::mul(MX::template ex<false, true>(v, nm[u]), c[u]));
+                                 K == SoftmaxKind::log ? V::sub(V::add(v, nm[u]), c[u])
+                                                       : V::mul(MX::template ex<false, true>(v, nm[u]), c[u]));
         }
     }
+}
+
+// log(sum) or 1/sum per lane, computed in double and rounded once.
+template <class V, SoftmaxKind K>
+SIMDAX_INLINE typename V::R lane_divisor_term(const Wide<V>& sum) {
+    if constexpr (K == SoftmaxKind::log)
+        return wmap<V>(sum, [](VD::R s) { return log_f64(s); }).narrow();
+    else
+        return wmap<V>(sum, [](VD::R s) { return VD::div(VD::set1(1.0), s); }).narrow();
+}
+
+template <class T, SoftmaxKind K, int NV, bool PARTIAL>
+void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs,
+                        const ColPrefetch& pf) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    R mx[NV], c[NV], nm[NV];
+    Wide<V> sum[NV];
+    cols_block_reduce<T, K, NV, PARTIAL>(x, r, tail, xrs, pf, mx, sum);
+    SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
+        c[u] = lane_divisor_term<V, K>(sum[u]);
+        nm[u] = V::sub(V::zero(), mx[u]);
+    }
+    cols_block_write<T, K, NV, PARTIAL>(x, y, r, tail, xrs, yrs, nm, c);
 }
 
 template <class T, SoftmaxKind K>
