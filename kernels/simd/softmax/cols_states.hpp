@@ -12,6 +12,10 @@
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
+// Vectors per lane block: a whole row of a unit at once, so that the walk
+// down strided rows reads each row contiguously.
+constexpr int kLaneVectors = 32;
+
 // Lanes [0, n) of w to p.
 template <class V>
 SIMDAX_INLINE void store_lanes(double* p, const Wide<V>& w, size_t n) {
@@ -42,12 +46,12 @@ void softmax_or_log_cols_states(const void* xv, size_t r, size_t k, ptrdiff_t xr
     double lm[kChunk], ls[kChunk];
     for (size_t c0 = 0; c0 < k; c0 += per) {
         const size_t kc = k - c0 < per ? k - c0 : per;
-        for_lane_blocks<V>(kc, [&](auto nv, auto partial, size_t l, size_t tail) {
+        for_lane_blocks<V, kLaneVectors>(kc, [&](auto nv, auto partial, size_t l, size_t tail) {
             constexpr int NV = decltype(nv)::value;
             typename V::R mx[NV];
             Wide<V> sm[NV];
             cols_block_reduce<T, K, NV, decltype(partial)::value>(x + c0 + l, r, tail, xrs,
-                                                                  col_prefetch<V>(kc, l, NV, sizeof(T)), mx, sm);
+                                                                  col_prefetch<V, kLaneVectors>(kc, l, NV, sizeof(T)), mx, sm);
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
                 const size_t at = l + size_t(u) * V::N, n = u == NV - 1 ? tail : V::N;
                 store_lanes<V>(lm + at, Wide<V>::from(mx[u]), n);
@@ -71,7 +75,7 @@ void softmax_or_log_cols_apply(const void* xv, void* yv, size_t r, size_t k, ptr
     using E = typename V::E;
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
-    for_lane_blocks<V>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
+    for_lane_blocks<V, kLaneVectors>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
         constexpr int NV = decltype(nv)::value;
         E nme[NV * V::N], ce[NV * V::N];
         const size_t lanes = size_t(NV - 1) * V::N + tail;
