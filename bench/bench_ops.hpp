@@ -1,5 +1,5 @@
 // Registers the benchmarks: every workload on every ISA this CPU supports,
-// plus one memcpy baseline per distinct (dtype, shape), plus the best ISA on
+// plus the baselines of each distinct (dtype, shape), plus the best ISA on
 // every core through the built-in pool.
 #pragma once
 
@@ -8,12 +8,18 @@
 
 #include <simdax/simdax.h>
 
+#include "workloads.hpp"
+
 namespace simdax_bench {
 
 // The ISAs with simdax_isa_supported() == 1, lowest first.
 std::vector<simdax_isa> supported_isas();
 
 void register_benchmarks(const std::vector<simdax_isa>& isas);
+
+// memcpy/, memcpy_fastest/ (cache-sized shapes only) and read/ of w's dtype
+// and shape (baselines.hpp); w must outlive the run.
+void register_baselines(const Workload& w);
 
 // Threads of the multi-core variants (`.../threads=N`, best ISA, built-in
 // pool); 1 when the machine has one core and none are registered.
