@@ -134,15 +134,28 @@ void run_read(benchmark::State& state, const Workload* w) {
 
 }  // namespace
 
-void register_baselines(const Workload& w) {
-    benchmark::RegisterBenchmark(memcpy_name(w).c_str(), run_memcpy, &w)
+benchmark::internal::Benchmark* register_operator(const std::string& name, const Workload& w,
+                                                  simdax_isa isa) {
+    return benchmark::RegisterBenchmark(name.c_str(), run_operator, &w, isa, false)
+        ->Unit(w.latency ? benchmark::kNanosecond : benchmark::kMicrosecond);
+}
+
+benchmark::internal::Benchmark* register_memcpy(const std::string& name, const Workload& w) {
+    return benchmark::RegisterBenchmark(name.c_str(), run_memcpy, &w)
         ->Unit(benchmark::kMicrosecond);
+}
+
+benchmark::internal::Benchmark* register_read(const std::string& name, const Workload& w) {
+    return benchmark::RegisterBenchmark(name.c_str(), run_read, &w)->Unit(benchmark::kMicrosecond);
+}
+
+void register_baselines(const Workload& w) {
+    register_memcpy(memcpy_name(w), w);
     if (cache_sized(w))
         benchmark::RegisterBenchmark(memcpy_fastest_name(w).c_str(), run_memcpy_fastest, &w)
             ->Unit(benchmark::kMicrosecond)
             ->UseManualTime();
-    benchmark::RegisterBenchmark(read_name(w).c_str(), run_read, &w)
-        ->Unit(benchmark::kMicrosecond);
+    register_read(read_name(w), w);
 }
 
 unsigned parallel_threads() {
@@ -158,10 +171,7 @@ void register_benchmarks(const std::vector<simdax_isa>& isas) {
     std::set<std::string> baselines;
     const unsigned threads = parallel_threads();
     for (const Workload& w : workloads()) {
-        for (simdax_isa isa : isas)
-            benchmark::RegisterBenchmark(benchmark_name(w, simdax_isa_name(isa)).c_str(),
-                                         run_operator, &w, isa, false)
-                ->Unit(w.latency ? benchmark::kNanosecond : benchmark::kMicrosecond);
+        for (simdax_isa isa : isas) register_operator(benchmark_name(w, simdax_isa_name(isa)), w, isa);
         // Wall-clock time: CPU time of the calling thread says nothing here.
         if (threads > 1 && !w.latency && !isas.empty())
             benchmark::RegisterBenchmark(

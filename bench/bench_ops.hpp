@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <benchmark/benchmark.h>
 #include <simdax/simdax.h>
 
 #include "workloads.hpp"
@@ -16,6 +17,14 @@ namespace simdax_bench {
 std::vector<simdax_isa> supported_isas();
 
 void register_benchmarks(const std::vector<simdax_isa>& isas);
+
+// Single-thread benchmarks under a given name (w must outlive the run):
+// simdax_operator_execute of w with the ISA capped at isa; memcpy of w's
+// input bytes; read_pass over them.
+benchmark::internal::Benchmark* register_operator(const std::string& name, const Workload& w,
+                                                  simdax_isa isa);
+benchmark::internal::Benchmark* register_memcpy(const std::string& name, const Workload& w);
+benchmark::internal::Benchmark* register_read(const std::string& name, const Workload& w);
 
 // memcpy/, memcpy_fastest/ (cache-sized shapes only) and read/ of w's dtype
 // and shape (baselines.hpp); w must outlive the run.

@@ -49,8 +49,10 @@ RatioTableReporter::RatioTableReporter(benchmark::BenchmarkReporter* inner,
 
 bool RatioTableReporter::ReportContext(const Context& context) {
     if (!inner_) return true;  // --table_only: the table carries the header
-    print_machine();
-    *table_ << std::endl;
+    if (table_) {
+        print_machine();
+        *table_ << std::endl;
+    }
     return inner_->ReportContext(context);
 }
 
@@ -82,7 +84,7 @@ void RatioTableReporter::ReportRuns(const std::vector<Run>& runs) {
 
 void RatioTableReporter::Finalize() {
     if (inner_) inner_->Finalize();
-    print_table();
+    if (table_) print_table();
 }
 
 const RatioTableReporter::Result* RatioTableReporter::find(const std::string& name) const {

@@ -18,7 +18,7 @@ namespace simdax_bench {
 class RatioTableReporter : public benchmark::BenchmarkReporter {
 public:
     // inner: reporter to forward to, or nullptr. table: where the machine
-    // header and the table go. real_time: tabulate wall-clock time instead
+    // header and the table go, or nullptr for none (the sweep). real_time: tabulate wall-clock time instead
     // of the thread's CPU time (the default: on a shared machine it leaves
     // out the time other processes hold the core, for op and memcpy alike).
     RatioTableReporter(benchmark::BenchmarkReporter* inner, std::vector<simdax_isa> isas,
