@@ -75,7 +75,6 @@ void RatioTableReporter::ReportRuns(const std::vector<Run>& runs) {
             any_error_ = true;
             continue;
         }
-        result.real_seconds = run.real_accumulated_time / n;
         result.cpu.push_back(run.cpu_accumulated_time / n);
         result.wall.push_back(run.real_accumulated_time / n);
     }
@@ -265,8 +264,8 @@ void RatioTableReporter::print_baselines(size_t name_width) const {
     }
 }
 
-// Multi-core rows: the best ISA on one thread and on every core (wall-clock
-// for both, so the speedup compares like with like).
+// Multi-core rows: the best ISA on one thread and on every core (median
+// wall-clock for both, so the speedup compares like with like).
 void RatioTableReporter::print_threads(size_t name_width) const {
     const unsigned threads = parallel_threads();
     if (threads <= 1 || isas_.empty()) return;
@@ -274,9 +273,9 @@ void RatioTableReporter::print_threads(size_t name_width) const {
     bool header = false;
     for (const Workload& w : workloads()) {
         const std::string one = benchmark_name(w, isa);
-        const Result* r1 = find(one);
-        const Result* rn = find(threads_name(one, threads));
-        if (w.latency || !r1 || !rn || r1->real_seconds <= 0 || rn->real_seconds <= 0) continue;
+        const double t1 = wall_seconds(one);
+        const double tn = wall_seconds(threads_name(one, threads));
+        if (w.latency || t1 <= 0 || tn <= 0) continue;
         if (!header) {
             *table_ << "\nthreads=" << threads << " on " << isa
                     << " (built-in pool; wall-clock):  1 thread -> " << threads
@@ -284,9 +283,9 @@ void RatioTableReporter::print_threads(size_t name_width) const {
             header = true;
         }
         *table_ << pad_right(w.id, 5) << pad_right(row_name(w), name_width)
-                << pad_left(format_time(r1->real_seconds, false), 12) << " ->"
-                << pad_left(format_time(rn->real_seconds, false), 12)
-                << pad_left(format("%.2fx", r1->real_seconds / rn->real_seconds), 9) << '\n';
+                << pad_left(format_time(t1, false), 12) << " ->"
+                << pad_left(format_time(tn, false), 12)
+                << pad_left(format("%.2fx", t1 / tn), 9) << '\n';
     }
 }
 

@@ -18,9 +18,10 @@ namespace simdax_bench {
 class RatioTableReporter : public benchmark::BenchmarkReporter {
 public:
     // inner: reporter to forward to, or nullptr. table: where the machine
-    // header and the table go, or nullptr for none (the sweep). real_time: tabulate wall-clock time instead
-    // of the thread's CPU time (the default: on a shared machine it leaves
-    // out the time other processes hold the core, for op and memcpy alike).
+    // header and the table go, or nullptr for none (the sweep). real_time:
+    // tabulate wall-clock time instead of the thread's CPU time (the
+    // default: on a shared machine it leaves out the time other processes
+    // hold the core, for op and memcpy alike).
     RatioTableReporter(benchmark::BenchmarkReporter* inner, std::vector<simdax_isa> isas,
                        std::ostream* table, bool real_time);
 
@@ -38,7 +39,6 @@ private:
         std::vector<double> cpu, wall;
         double median_cpu = -1.0;     // the "median" aggregates, if reported
         double median_wall = -1.0;
-        double real_seconds = -1.0;   // wall-clock per iteration, last repetition
         std::string error;
     };
     const Result* find(const std::string& name) const;
