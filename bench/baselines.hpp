@@ -2,7 +2,9 @@
 //   memcpy/<dtype>/<shape>          a copy of the input's bytes (reads N,
 //                                   writes N), median of its repetitions;
 //   memcpy_fastest/<dtype>/<shape>  the same copy, the fastest of several
-//                                   timed samples: the divisor of the rows
+//                                   timed samples interleaved over buffer
+//                                   pairs at different addresses: the
+//                                   divisor of the rows
 //                                   whose input and output fit in L2 together
 //                                   (see ratio_baseline_name);
 //   read/<dtype>/<shape>            read_pass over the input's bytes: the
@@ -24,7 +26,8 @@ long l2_bytes();
 // True when input + output of w fit in L2 together. Such a copy is over in
 // microseconds and its median moves with every interruption and with how
 // the two buffers share the cache's sets, so these rows divide by the
-// fastest sample (the copy undisturbed), not the median.
+// fastest sample over several buffer pairs (the copy undisturbed, its
+// buffers well placed), not the median.
 bool cache_sized(const Workload& w);
 
 // The baseline the "x memcpy" ratio of w divides by: memcpy_fastest_name for

@@ -153,8 +153,9 @@ void RatioTableReporter::print_table() const {
         << l2_bytes() / 1024
         << " KiB here: W1, W6a, ...)\n"
            "  divide by memcpy_fastest/<dtype>/<shape> instead, the fastest of 8 hand-timed\n"
-           "  samples of that copy: it is over in microseconds, and its median moves with\n"
-           "  every interruption and with how the two buffers share the cache's sets.\n"
+           "  samples of that copy taken in turn from 4 buffer pairs at different addresses:\n"
+           "  it is over in microseconds, and its median moves with every interruption and\n"
+           "  with how the two buffers share the cache's sets.\n"
            "x read = op time / time of read/<dtype>/<shape> (one vectorized pass that only reads\n"
            "  the input's bytes, "
         << read_pass_kind()
@@ -258,7 +259,8 @@ void RatioTableReporter::print_baselines(size_t name_width) const {
             if (l.t <= 0) continue;
             if (!header) out << "\nbaselines:\n", header = true;
             out << "  " << pad_right(l.name, name_width + 8)
-                << pad_left(format("%.2f MB", bytes / 1e6), 10) << pad_left(format_time(l.t, false), 12)
+                << pad_left(format("%.2f MB", bytes / 1e6), 10)
+                << pad_left(format_time(l.t, false), 12)
                 << pad_left(format("%.1f GB/s", l.moved / l.t / 1e9), 12) << "  " << l.what << '\n';
         }
     }

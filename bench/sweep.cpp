@@ -53,7 +53,8 @@ std::string size_suffix(int64_t n, int64_t row) {
 void register_baselines_at(const char* family, int64_t n, int64_t row) {
     const std::string point = std::string("sweep/") + family;
     const std::string suffix = "/f32" + size_suffix(n, row);
-    const Workload& w = add_workload(point + "/baseline" + size_suffix(n, row), Op::HardSigmoid, n, n);
+    const Workload& w =
+        add_workload(point + "/baseline" + size_suffix(n, row), Op::HardSigmoid, n, n);
     register_memcpy(point + "/memcpy" + suffix, w)->MinTime(kMinTime);
     register_read(point + "/read" + suffix, w)->MinTime(kMinTime);
 }

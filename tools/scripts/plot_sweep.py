@@ -41,7 +41,8 @@ def load(path):
         t = b["cpu_time"] * UNIT_S[b["time_unit"]]
         m = OP_RE.match(b["name"])
         if m:
-            family, op, isa, n, row = m.group(1), m.group(2), m.group(3), int(m.group(4)), int(m.group(5))
+            family, op, isa = m.group(1), m.group(2), m.group(3)
+            n, row = int(m.group(4)), int(m.group(5))
             ops.setdefault((family, op, isa), {})[n if family == "size" else row] = t
             continue
         m = BASE_RE.match(b["name"])
@@ -115,7 +116,8 @@ def draw(ops, bases, context, out_dir):
             ax.set_yscale("log")
             ax.axhline(1.0, color="black", linewidth=0.6)
             ax.grid(True, which="major", alpha=0.3)
-            ax.set_title("%s (%s)" % (op, "size" if family == "size" else "row length"), fontsize=10)
+            ax.set_title("%s (%s)" % (op, "size" if family == "size" else "row length"),
+                         fontsize=10)
             ax.set_xlabel(xlabel, fontsize=8)
             if c == 0:
                 ax.set_ylabel("time / memcpy of the same bytes")
@@ -123,7 +125,8 @@ def draw(ops, bases, context, out_dir):
                 ax.legend(fontsize=8)
     load = context.get("load_avg")
     fig.suptitle("simdax float32 cost growth, single thread, CPU time, ratio to memcpy in the "
-                 "same run (%s)\n%s, %s cores; ISAs: %s; CPU flags: %s; load average at the start %s"
+                 "same run (%s)\n%s, %s cores; ISAs: %s; CPU flags: %s; "
+                 "load average at the start %s"
                  % (context.get("date", "")[:10], cpu, context.get("num_cpus", "?"), " ".join(isas),
                     flags, "%.1f" % load[0] if load else "?"), fontsize=11)
     fig.tight_layout(rect=(0, 0, 1, 0.94))
