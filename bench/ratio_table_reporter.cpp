@@ -40,6 +40,14 @@ std::string format_time(double seconds, bool nanoseconds) {
     return format(us < 10.0 ? "%.2fus" : "%.1fus", us);
 }
 
+// " W1 W6a ...": the rows divided by memcpy_fastest.
+std::string cache_sized_ids() {
+    std::string ids;
+    for (const Workload& w : workloads())
+        if (cache_sized(w)) ids += ' ' + w.id;
+    return ids.empty() ? " none" : ids;
+}
+
 }  // namespace
 
 RatioTableReporter::RatioTableReporter(benchmark::BenchmarkReporter* inner,
@@ -150,8 +158,8 @@ void RatioTableReporter::print_table() const {
         << (real_time_ ? "" : "; --table_real_time for wall-clock") << ")\n"
         << "x memcpy = op time / time of memcpy/<dtype>/<shape> (a copy of the input's bytes:\n"
            "  reads N, writes N). Rows whose input and output fit in L2 together ("
-        << l2_bytes() / 1024
-        << " KiB here: W1, W6a, ...)\n"
+        << l2_bytes() / 1024 << " KiB here:" << cache_sized_ids()
+        << ")\n"
            "  divide by memcpy_fastest/<dtype>/<shape> instead, the fastest of 8 hand-timed\n"
            "  samples of that copy taken in turn from 4 buffer pairs at different addresses:\n"
            "  it is over in microseconds, and its median moves with every interruption and\n"
