@@ -1,6 +1,8 @@
 // simdax_bench: Google Benchmark flags as usual (--benchmark_filter, ...),
-// plus --table_only (print just the machine header and the ratio table) and
-// --table_real_time (tabulate wall-clock instead of CPU time per execute).
+// plus --table_only (print just the machine header and the ratio table),
+// --table_real_time (tabulate wall-clock instead of CPU time per execute) and
+// --sweep (run the sweep family of sweep.hpp instead of the workloads, no
+// table; --benchmark_out=<file.json> keeps it for tools/scripts/plot_sweep.py).
 //
 // Default run length: --benchmark_min_time=<kDefaultMinTime> is put in front
 // of the user's flags unless they give their own. This is the MinTime of
@@ -18,6 +20,7 @@
 
 #include "bench_ops.hpp"
 #include "ratio_table_reporter.hpp"
+#include "sweep.hpp"
 
 namespace {
 
@@ -32,6 +35,7 @@ void print_help() {
     std::cout << "simdax_bench options:\n"
                  "          [--table_only]       print only the machine header and the ratio table\n"
                  "          [--table_real_time]  tabulate wall-clock time (default: CPU time)\n"
+                 "          [--sweep]            run the size and row-length sweep instead, no table\n"
                  "  default --benchmark_min_time is "
               << (kDefaultMinTime + std::strlen("--benchmark_min_time=")) << " s\n";
 }
@@ -41,6 +45,7 @@ void print_help() {
 int main(int argc, char** argv) {
     bool table_only = false;
     bool table_real_time = false;
+    bool sweep = false;
     bool has_min_time = false;
     bool console_format = true;
     std::vector<char*> args;
@@ -51,6 +56,10 @@ int main(int argc, char** argv) {
         }
         if (i > 0 && std::strcmp(argv[i], "--table_real_time") == 0) {
             table_real_time = true;
+            continue;
+        }
+        if (i > 0 && std::strcmp(argv[i], "--sweep") == 0) {
+            sweep = true;
             continue;
         }
         if (starts_with(argv[i], "--benchmark_min_time")) has_min_time = true;
@@ -68,12 +77,16 @@ int main(int argc, char** argv) {
     if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
 
     const std::vector<simdax_isa> isas = simdax_bench::supported_isas();
-    simdax_bench::register_benchmarks(isas);
+    if (sweep)
+        simdax_bench::register_sweep(isas);
+    else
+        simdax_bench::register_benchmarks(isas);
 
     // json/csv on stdout stay parseable: the table then goes to stderr.
+    std::ostream* table = sweep ? nullptr : console_format ? &std::cout : &std::cerr;
     simdax_bench::RatioTableReporter reporter(
-        table_only ? nullptr : benchmark::CreateDefaultDisplayReporter(), isas,
-        console_format ? &std::cout : &std::cerr, table_real_time);
+        table_only && !sweep ? nullptr : benchmark::CreateDefaultDisplayReporter(), isas, table,
+        table_real_time);
     const size_t matched = benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
     return (matched == 0 || reporter.any_error()) ? 1 : 0;

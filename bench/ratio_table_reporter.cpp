@@ -6,7 +6,9 @@
 #include <set>
 #include <utility>
 
+#include "baselines.hpp"
 #include "bench_ops.hpp"
+#include "read_pass.hpp"
 #include "workloads.hpp"
 
 namespace simdax_bench {
@@ -38,6 +40,14 @@ std::string format_time(double seconds, bool nanoseconds) {
     return format(us < 10.0 ? "%.2fus" : "%.1fus", us);
 }
 
+// " W1 W6a ...": the rows divided by memcpy_fastest.
+std::string cache_sized_ids() {
+    std::string ids;
+    for (const Workload& w : workloads())
+        if (cache_sized(w)) ids += ' ' + w.id;
+    return ids.empty() ? " none" : ids;
+}
+
 }  // namespace
 
 RatioTableReporter::RatioTableReporter(benchmark::BenchmarkReporter* inner,
@@ -47,39 +57,41 @@ RatioTableReporter::RatioTableReporter(benchmark::BenchmarkReporter* inner,
 
 bool RatioTableReporter::ReportContext(const Context& context) {
     if (!inner_) return true;  // --table_only: the table carries the header
-    print_machine();
-    *table_ << std::endl;
+    if (table_) {
+        print_machine();
+        *table_ << std::endl;
+    }
     return inner_->ReportContext(context);
 }
 
 void RatioTableReporter::ReportRuns(const std::vector<Run>& runs) {
     for (const Run& run : runs) {
         Result& result = results_[run.run_name.function_name];
+        if (run.iterations <= 0 && !run.error_occurred) continue;
+        const double n = double(run.iterations);
         if (run.run_type == Run::RT_Aggregate) {
             // With --benchmark_display_aggregates_only only these arrive;
             // repetitions share one iteration count, so this is per execute.
-            if (run.aggregate_name == "median" && run.iterations > 0)
-                result.median = (real_time_ ? run.real_accumulated_time
-                                            : run.cpu_accumulated_time) /
-                                double(run.iterations);
+            if (run.aggregate_name == "median") {
+                result.median_cpu = run.cpu_accumulated_time / n;
+                result.median_wall = run.real_accumulated_time / n;
+            }
             continue;
         }
         if (run.error_occurred) {
             result.error = run.error_message;
             any_error_ = true;
-        } else if (run.iterations > 0) {
-            result.real_seconds = run.real_accumulated_time / double(run.iterations);
-            result.seconds.push_back(
-                (real_time_ ? run.real_accumulated_time : run.cpu_accumulated_time) /
-                double(run.iterations));
+            continue;
         }
+        result.cpu.push_back(run.cpu_accumulated_time / n);
+        result.wall.push_back(run.real_accumulated_time / n);
     }
     if (inner_) inner_->ReportRuns(runs);
 }
 
 void RatioTableReporter::Finalize() {
     if (inner_) inner_->Finalize();
-    print_table();
+    if (table_) print_table();
 }
 
 const RatioTableReporter::Result* RatioTableReporter::find(const std::string& name) const {
@@ -87,15 +99,33 @@ const RatioTableReporter::Result* RatioTableReporter::find(const std::string& na
     return it == results_.end() ? nullptr : &it->second;
 }
 
+namespace {
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
 double RatioTableReporter::seconds(const std::string& name) const {
+    if (real_time_) return wall_seconds(name);
     const Result* r = find(name);
     if (!r || !r->error.empty()) return -1.0;
-    if (r->median > 0) return r->median;
-    if (r->seconds.empty()) return -1.0;
-    std::vector<double> s = r->seconds;
-    std::sort(s.begin(), s.end());
-    const size_t n = s.size();
-    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    if (r->median_cpu > 0) return r->median_cpu;
+    return r->cpu.empty() ? -1.0 : median_of(r->cpu);
+}
+
+double RatioTableReporter::wall_seconds(const std::string& name) const {
+    const Result* r = find(name);
+    if (!r || !r->error.empty()) return -1.0;
+    if (r->median_wall > 0) return r->median_wall;
+    return r->wall.empty() ? -1.0 : median_of(r->wall);
+}
+
+double RatioTableReporter::baseline_seconds(const std::string& name) const {
+    return name.rfind("memcpy_fastest/", 0) == 0 ? wall_seconds(name) : seconds(name);
 }
 
 void RatioTableReporter::print_machine() const {
@@ -126,9 +156,22 @@ void RatioTableReporter::print_table() const {
     out << "time = " << (real_time_ ? "wall-clock" : "CPU")
         << " time per execute (median over repetitions"
         << (real_time_ ? "" : "; --table_real_time for wall-clock") << ")\n"
-        << "ratio = op time / time of memcpy/<dtype>/<shape> (a copy of the input's bytes:\n"
-           "reads N, writes N).\n"
-           "best = ISA with the lowest ratio (latency row: lowest time), judged against the target.\n\n";
+        << "x memcpy = op time / time of memcpy/<dtype>/<shape> (a copy of the input's bytes:\n"
+           "  reads N, writes N). Rows whose input and output fit in L2 together ("
+        << l2_bytes() / 1024 << " KiB here:" << cache_sized_ids()
+        << ")\n"
+           "  divide by memcpy_fastest/<dtype>/<shape> instead, the fastest of 8 hand-timed\n"
+           "  samples of that copy taken in turn from 4 buffer pairs at different addresses:\n"
+           "  it is over in microseconds, and its median moves with every interruption and\n"
+           "  with how the two buffers share the cache's sets.\n"
+           "x read = op time / time of read/<dtype>/<shape> (one vectorized pass that only reads\n"
+           "  the input's bytes, "
+        << read_pass_kind()
+        << " loads): how far the op is from reading its input once.\n"
+           "best = ISA with the lowest x memcpy (latency row: lowest time), judged against the "
+           "target.\n\n";
+    out << pad_right("", id_width + 2 + name_width) << "  "
+        << "each ISA: time per execute, x memcpy, x read\n";
 
     bool any_row = false, missing_baseline = false;
     std::vector<std::pair<std::string, std::string>> errors;
@@ -139,7 +182,8 @@ void RatioTableReporter::print_table() const {
         if (!any) continue;
         any_row = true;
 
-        const double base = w.latency ? -1.0 : seconds(memcpy_name(w));
+        const double base = w.latency ? -1.0 : baseline_seconds(ratio_baseline_name(w));
+        const double read = w.latency ? -1.0 : seconds(read_name(w));
         if (!w.latency && base <= 0) missing_baseline = true;
         std::string line = pad_right(w.id, id_width) + "  " + pad_right(row_name(w), name_width);
         const char* best_isa = nullptr;
@@ -153,19 +197,22 @@ void RatioTableReporter::print_table() const {
             // Each column is one ISA, so its name lines up without padding.
             std::string cell = std::string(isa) + ' ';
             const double t = seconds(name);
+            const std::string no_ratios = ' ' + pad_left("", 7) + ' ' + pad_left("", 7);
             if (r && !r->error.empty()) {
-                cell += pad_left("FAILED", 10) + ' ' + pad_left("", 7);
+                cell += pad_left("FAILED", 10) + no_ratios;
                 errors.emplace_back(name, r->error);
             } else if (t < 0) {
-                cell += pad_left("-", 10) + ' ' + pad_left("", 7);
+                cell += pad_left("-", 10) + no_ratios;
             } else if (w.latency) {
-                cell += pad_left(format_time(t, true), 10) + ' ' + pad_left("", 7);
+                cell += pad_left(format_time(t, true), 10) + no_ratios;
                 if (!best_isa || t < best_value) best_isa = isa, best_value = t;
             } else {
                 const double ratio = base > 0 ? t / base : -1.0;
+                const double read_ratio = read > 0 ? t / read : -1.0;
                 if (!fastest_isa || t < fastest) fastest_isa = isa, fastest = t;
                 cell += pad_left(format_time(t, false), 10) + ' ' +
-                        pad_left(ratio > 0 ? format_ratio(ratio) : "-", 7);
+                        pad_left(ratio > 0 ? format_ratio(ratio) : "-", 7) + ' ' +
+                        pad_left(read_ratio > 0 ? format_ratio(read_ratio) : "-", 7);
                 if (ratio > 0 && (!best_isa || ratio < best_value)) best_isa = isa, best_value = ratio;
             }
             line += (i ? " | " : "  ") + cell;
@@ -188,29 +235,47 @@ void RatioTableReporter::print_table() const {
     }
     if (!any_row) out << "(no workload ran)\n";
     if (missing_baseline)
-        out << "ratio '-': its memcpy/<dtype>/<shape> baseline was not run (widen --benchmark_filter).\n";
+        out << "ratio '-': its baseline was not run (widen --benchmark_filter).\n";
 
-    // The baselines themselves, with the bandwidth they reach.
-    std::set<std::string> seen;
-    bool header = false;
-    for (const Workload& w : list) {
-        const std::string name = memcpy_name(w);
-        if (w.latency || !seen.insert(name).second) continue;
-        const double t = seconds(name);
-        if (t <= 0) continue;
-        if (!header) out << "\nmemcpy baselines:\n", header = true;
-        const double bytes = double(element_count(w.shape)) * double(simdax_dtype_size(w.dtype));
-        out << "  " << pad_right(name, name_width) << pad_left(format("%.2f MB", bytes / 1e6), 10)
-            << pad_left(format_time(t, false), 12)
-            << pad_left(format("%.1f GB/s", 2.0 * bytes / t / 1e9), 12) << "  (read+write)\n";
-    }
+    print_baselines(name_width);
     print_threads(name_width);
     for (const auto& e : errors) out << "FAILED " << e.first << ": " << e.second << '\n';
     out << std::flush;
 }
 
-// Multi-core rows: the best ISA on one thread and on every core (wall-clock
-// for both, so the speedup compares like with like).
+// The baselines themselves, with the bandwidth they reach.
+void RatioTableReporter::print_baselines(size_t name_width) const {
+    std::ostream& out = *table_;
+    std::set<std::string> seen;
+    bool header = false;
+    for (const Workload& w : workloads()) {
+        if (w.latency || !seen.insert(memcpy_name(w)).second) continue;
+        const double bytes = double(element_count(w.shape)) * double(simdax_dtype_size(w.dtype));
+        // name, seconds, bytes moved per pass, what moves
+        const struct {
+            std::string name;
+            double t;
+            double moved;
+            const char* what;
+        } lines[] = {
+            {memcpy_name(w), seconds(memcpy_name(w)), 2 * bytes, "(read+write, median)"},
+            {memcpy_fastest_name(w), baseline_seconds(memcpy_fastest_name(w)), 2 * bytes,
+             "(read+write, fastest sample)"},
+            {read_name(w), seconds(read_name(w)), bytes, "(read only)"},
+        };
+        for (const auto& l : lines) {
+            if (l.t <= 0) continue;
+            if (!header) out << "\nbaselines:\n", header = true;
+            out << "  " << pad_right(l.name, name_width + 8)
+                << pad_left(format("%.2f MB", bytes / 1e6), 10)
+                << pad_left(format_time(l.t, false), 12)
+                << pad_left(format("%.1f GB/s", l.moved / l.t / 1e9), 12) << "  " << l.what << '\n';
+        }
+    }
+}
+
+// Multi-core rows: the best ISA on one thread and on every core (median
+// wall-clock for both, so the speedup compares like with like).
 void RatioTableReporter::print_threads(size_t name_width) const {
     const unsigned threads = parallel_threads();
     if (threads <= 1 || isas_.empty()) return;
@@ -218,9 +283,9 @@ void RatioTableReporter::print_threads(size_t name_width) const {
     bool header = false;
     for (const Workload& w : workloads()) {
         const std::string one = benchmark_name(w, isa);
-        const Result* r1 = find(one);
-        const Result* rn = find(threads_name(one, threads));
-        if (w.latency || !r1 || !rn || r1->real_seconds <= 0 || rn->real_seconds <= 0) continue;
+        const double t1 = wall_seconds(one);
+        const double tn = wall_seconds(threads_name(one, threads));
+        if (w.latency || t1 <= 0 || tn <= 0) continue;
         if (!header) {
             *table_ << "\nthreads=" << threads << " on " << isa
                     << " (built-in pool; wall-clock):  1 thread -> " << threads
@@ -228,9 +293,9 @@ void RatioTableReporter::print_threads(size_t name_width) const {
             header = true;
         }
         *table_ << pad_right(w.id, 5) << pad_right(row_name(w), name_width)
-                << pad_left(format_time(r1->real_seconds, false), 12) << " ->"
-                << pad_left(format_time(rn->real_seconds, false), 12)
-                << pad_left(format("%.2fx", r1->real_seconds / rn->real_seconds), 9) << '\n';
+                << pad_left(format_time(t1, false), 12) << " ->"
+                << pad_left(format_time(tn, false), 12)
+                << pad_left(format("%.2fx", t1 / tn), 9) << '\n';
     }
 }
 

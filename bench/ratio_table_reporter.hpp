@@ -1,8 +1,8 @@
 // A display reporter that forwards to Google Benchmark's own one (console,
 // json or csv as --benchmark_format says; or nothing with --table_only),
 // keeps every result, and after the run prints the table: one row per
-// workload, one column per ISA with time per execute and op/memcpy ratio,
-// the best ISA against the workload's target.
+// workload, one column per ISA with time per execute, op/memcpy ratio and
+// op/read ratio (baselines.hpp), the best ISA against the workload's target.
 #pragma once
 
 #include <map>
@@ -18,9 +18,10 @@ namespace simdax_bench {
 class RatioTableReporter : public benchmark::BenchmarkReporter {
 public:
     // inner: reporter to forward to, or nullptr. table: where the machine
-    // header and the table go. real_time: tabulate wall-clock time instead
-    // of the thread's CPU time (the default: on a shared machine it leaves
-    // out the time other processes hold the core, for op and memcpy alike).
+    // header and the table go, or nullptr for none (the sweep). real_time:
+    // tabulate wall-clock time instead of the thread's CPU time (the
+    // default: on a shared machine it leaves out the time other processes
+    // hold the core, for op and memcpy alike).
     RatioTableReporter(benchmark::BenchmarkReporter* inner, std::vector<simdax_isa> isas,
                        std::ostream* table, bool real_time);
 
@@ -33,17 +34,25 @@ public:
 
 private:
     struct Result {
-        std::vector<double> seconds;  // time per iteration, one per repetition
-        double median = -1.0;         // the "median" aggregate, if reported
-        double real_seconds = -1.0;   // wall-clock per iteration, last repetition
+        // Time per iteration, one per repetition: CPU, and wall-clock (the
+        // hand-timed figure for a benchmark with manual time).
+        std::vector<double> cpu, wall;
+        double median_cpu = -1.0;     // the "median" aggregates, if reported
+        double median_wall = -1.0;
         std::string error;
     };
     const Result* find(const std::string& name) const;
-    // Median seconds per execute of a benchmark, < 0 if it has no timing.
+    // Median seconds per execute of a benchmark (CPU or wall-clock as the
+    // table is), < 0 if it has no timing.
     double seconds(const std::string& name) const;
+    // The same, always wall-clock.
+    double wall_seconds(const std::string& name) const;
+    // A baseline's seconds: memcpy_fastest is timed by hand (wall-clock).
+    double baseline_seconds(const std::string& name) const;
 
     void print_machine() const;
     void print_table() const;
+    void print_baselines(size_t name_width) const;
     void print_threads(size_t name_width) const;
 
     benchmark::BenchmarkReporter* inner_;

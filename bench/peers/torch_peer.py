@@ -4,9 +4,10 @@ Usage: /usr/bin/python3 torch_peer.py DATA_DIR OUT_DIR [THREADS...] [--only ID,.
 
 Every workload has one or more candidate implementations (the natural ways
 to write the op in torch); each is timed and its output written, and
-check_peers.py keeps the fastest one whose output is correct. For a dtype
-with no torch CPU kernel the f32-upcast candidates (x.float() ... .to(dtype))
-run only when no native candidate works, and the table says so.
+check_peers.py keeps the fastest one whose output is correct. The
+f32-upcast candidates (x.float() ... .to(dtype)) of a float16/bfloat16
+workload are timed too (torch may have no kernel for the dtype, or one that
+fails the accuracy check); the table says which ran.
 Threads: torch.set_num_threads(n) in this process.
 """
 import ctypes
@@ -194,7 +195,11 @@ def main():
             torch.set_num_threads(t)
             native_ok = False
             for impl, note, is_upcast, fn in cands:
-                if is_upcast and native_ok:
+                # f16/bf16: a native kernel that runs may still fail the
+                # check (bf16 layer_norm, bf16 add rounding twice), so the
+                # upcast is timed too and check_peers.py keeps the fastest
+                # correct one.
+                if is_upcast and native_ok and w.dtype == "f32":
                     continue
                 try:
                     y = fn()
