@@ -17,8 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "kernel_table.hpp"
 #include "simdax/simdax.h"
 #include "support/dtype.hpp"
+#include "tables.hpp"
 #include "support/op_runner.hpp"
 #include "support/random_case.hpp"
 
@@ -76,6 +78,22 @@ Worst run_checked(const OpSpec& spec, Operands& io) {
     return worst_ulps(spec, io);
 }
 
+// Runs f as is and, where the kernels use AVX512-BF16 conversions, again
+// with them switched off (the exact rounding of CPUs without them).
+template <class F>
+void with_and_without_bf16_instructions(F f) {
+    f();
+    std::vector<simdax::CpuFacts*> on;
+    for (int i = 0; i < SIMDAX_ISA_COUNT; ++i) {
+        const simdax::IsaKernels* k = simdax::isa_kernels(simdax_isa(i));
+        if (k && k->facts && k->facts->avx512bf16) on.push_back(k->facts);
+    }
+    if (on.empty()) return;
+    for (simdax::CpuFacts* c : on) c->avx512bf16 = false;
+    f();
+    for (simdax::CpuFacts* c : on) c->avx512bf16 = true;
+}
+
 const std::vector<simdax_dtype> kHalfTypes{SIMDAX_DTYPE_FLOAT16, SIMDAX_DTYPE_BFLOAT16};
 
 std::string half_name(const testing::TestParamInfo<simdax_dtype>& i) { return dtype_name(i.param); }
@@ -105,6 +123,7 @@ TEST_P(EveryHalfValue, HardSigmoid) {
 // the subnormals of both types too.
 TEST_P(EveryHalfValue, Conversions) {
     const simdax_dtype dt = GetParam();
+    with_and_without_bf16_instructions([dt] {
     for (float alpha : {1.f, 0.7f, 0.3333333f}) {
         OpSpec spec;
         spec.op = SIMDAX_OPERATOR_ACTIVATION;
@@ -120,6 +139,7 @@ TEST_P(EveryHalfValue, Conversions) {
                 if (!std::isnan(x[i])) ASSERT_TRUE(y[i] == x[i] && std::signbit(y[i]) == std::signbit(x[i])) << i;
         }
     }
+    });
 }
 
 TEST_P(EveryHalfValue, Activations) {

@@ -18,6 +18,9 @@
 #endif
 #include "simd/vec_contract.hpp"
 #include "kernel_table.hpp"
+#if !defined(__aarch64__)
+#include "simd/cpu_facts.hpp"
+#endif
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
@@ -49,9 +52,6 @@ inline float to_e(F16 v) { return _cvtsh_ss(v.bits); }
 // Orders map()'s non-temporal stores before whatever the caller does next
 // (vec_neon.hpp has its own: its stream() is an ordinary store).
 inline void stream_fence() { _mm_sfence(); }
-// The CPU facts this ISA's kernels read (kernel_table.hpp); its table hands
-// dispatch this object to fill when it composes the table.
-inline CpuFacts cpu_facts{};
 inline bool interleave_streams() { return cpu_facts.interleave_streams; }
 // Leaves the upper halves of the vector registers clean (VZEROUPPER). The
 // dispatch code around the kernels is baseline SSE; entering it with dirty
