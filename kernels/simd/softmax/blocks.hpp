@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernel_table.hpp"
 #include "softmax_kind.hpp"
@@ -132,10 +133,12 @@ template <> struct SmxMath<VD> {
     static R log(R s) { return log_f64(s); }
 };
 
-// The exp degree of a sum pass: LogSoftmax's sum only enters through a log
-// (exp2_f32.hpp, kF4); Softmax divides by it and keeps degree 5.
-template <SoftmaxKind K>
-constexpr int kSumDeg = K == SoftmaxKind::log ? 4 : 5;
+// The exp degree of the passes of storage type T: LogSoftmax's sum only
+// enters through a log (exp2_f32.hpp, kF4: an absolute 2.6e-6 there, and
+// float16/bfloat16 outputs near 0 still have float32's 1e-5); Softmax
+// divides by it: degree 5 for float32, 3 for float16/bfloat16 (kF3).
+template <class T, SoftmaxKind K>
+constexpr int kSumDeg = K == SoftmaxKind::log ? 4 : std::is_same_v<T, typename Vec<T>::E> ? 5 : 3;
 
 // Four vectors of a sum pass: 2^t of x[i..i+4N) added into s0..s3; STORE
 // also writes them to y[i..] (y may be null otherwise: no offset is formed).

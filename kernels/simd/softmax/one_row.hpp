@@ -93,11 +93,12 @@ inline void softmax_row_out(const T* x, T* y, size_t n, const RowStat<typename V
     using V = Vec<T>;
     using R = typename V::R;
     using MX = SmxMath<V>;
+    constexpr int D = kSumDeg<T, SoftmaxKind::softmax>;
     const R nh = V::set1(-st.hi), vi = V::set1(inv);
     if (st.fold)
-        map(x, y, n, [nh, vi](R v) { return V::mul(MX::template ex<true, true>(v, nh), vi); }, stream);
+        map(x, y, n, [nh, vi](R v) { return V::mul(MX::template ex<true, true, D>(v, nh), vi); }, stream);
     else
-        map(x, y, n, [nh, vi](R v) { return V::mul(MX::template ex<false, true>(v, nh), vi); }, stream);
+        map(x, y, n, [nh, vi](R v) { return V::mul(MX::template ex<false, true, D>(v, nh), vi); }, stream);
 }
 
 // y[i] *= f over a contiguous float/double run.
@@ -122,8 +123,8 @@ inline void softmax_row_alone(const T* x, T* y, size_t n, bool stream) {
                        static_cast<const void*>(x) != static_cast<void*>(y);
     RowStat<E> st;
     E bhi[kStoreMaxBlocks];
-    if (store) row_stats_any<T, kStoreOk, kSumDeg<K>>(x, y, n, st, bhi);
-    else row_stats_any<T, false, kSumDeg<K>>(x, y, n, st, bhi);
+    if (store) row_stats_any<T, kStoreOk, kSumDeg<T, K>>(x, y, n, st, bhi);
+    else row_stats_any<T, false, kSumDeg<T, K>>(x, y, n, st, bhi);
     if (kLog) {
         const E ls = V::first(MX::log(V::set1(st.s))) - st.lo_ln;
         log_softmax_row_out(x, y, n, st.m, ls, stream);
@@ -158,7 +159,7 @@ inline bool softmax_row_short(const T* x, T* y, size_t n) {
     if (V::bits(V::isnan(v)) || !MX::foldable(m)) return false;
     const E hi = MX::template hi_of<true>(m);
     // Missing lanes are -inf: 2^t = 0 (ZERO), or <= 2^-126 in a sum >= ~1.
-    const R e = MX::template ex<true, !kLog, kSumDeg<K>>(v, V::set1(-hi));
+    const R e = MX::template ex<true, !kLog, kSumDeg<T, K>>(v, V::set1(-hi));
     const E s = V::hsum(e);
     if constexpr (kLog) {
         const E ls = V::first(MX::log(V::set1(s))) - MX::template lo_ln<true>(m, hi);
