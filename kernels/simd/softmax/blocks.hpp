@@ -205,11 +205,14 @@ inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename V
 
 // fused_block_sum over x[0..n), and in the same loop the max of the next
 // block xm[0..nm) (returned in mout): the memory-bound reads of the next
-// block overlap the exp of this one.
-template <class T, bool FOLD, bool STORE, int DEG = 5>
-inline typename Vec<T>::R fused_block_sum_max(const T* x, T* y, size_t n, typename Vec<T>::R nh,
-                                              const T* xm, size_t nm, typename Vec<T>::E& mout) {
+// block overlap the exp of this one. x may be a float copy (S = float) of a
+// float16/bfloat16 row; copy: where the next block's float values go.
+template <class S, bool FOLD, bool STORE, int DEG = 5, class T = S>
+inline typename Vec<T>::R fused_block_sum_max(const S* x, S* y, size_t n, typename Vec<T>::R nh,
+                                              const T* xm, size_t nm, typename Vec<T>::E& mout,
+                                              typename Vec<T>::E* copy = nullptr) {
     using V = Vec<T>;
+    using VE = Vec<typename V::E>;
     using R = typename V::R;
     constexpr size_t N = V::N;
     const R ninf = V::set1(typename V::E(-__builtin_inf()));
@@ -217,18 +220,24 @@ inline typename Vec<T>::R fused_block_sum_max(const T* x, T* y, size_t n, typena
     R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero();
     R m0 = ninf, m1 = ninf;
     for (size_t i = 0; i < common; i += 4 * N) {
-        m0 = V::max(m0, V::load(xm + i));
-        m1 = V::max(m1, V::load(xm + i + N));
-        m0 = V::max(m0, V::load(xm + i + 2 * N));
-        m1 = V::max(m1, V::load(xm + i + 3 * N));
-        exp_add4<T, FOLD, STORE, DEG>(x, y, i, nh, s0, s1, s2, s3);
+        const R v0 = V::load(xm + i), v1 = V::load(xm + i + N);
+        const R v2 = V::load(xm + i + 2 * N), v3 = V::load(xm + i + 3 * N);
+        if (copy) {
+            VE::store(copy + i, v0);
+            VE::store(copy + i + N, v1);
+            VE::store(copy + i + 2 * N, v2);
+            VE::store(copy + i + 3 * N, v3);
+        }
+        m0 = V::max(V::max(m0, v0), v2);
+        m1 = V::max(V::max(m1, v1), v3);
+        exp_add4<S, FOLD, STORE, DEG>(x, y, i, nh, s0, s1, s2, s3);
     }
     R sum = V::add(V::add(s0, s1), V::add(s2, s3));
     if (common < n)
-        sum = V::add(sum, fused_block_sum<T, FOLD, STORE, DEG>(x + common, STORE ? y + common : y, n - common, nh));
+        sum = V::add(sum, fused_block_sum<S, FOLD, STORE, DEG>(x + common, STORE ? y + common : y, n - common, nh));
     typename V::E m = V::hmax(V::max(m0, m1));
     if (common < nm) {
-        const typename V::E r = block_max(xm + common, nm - common);
+        const typename V::E r = block_max(xm + common, nm - common, copy ? copy + common : nullptr);
         m = m > r ? m : r;  // a NaN of the rest is lost like block_max loses it
     }
     mout = m;
