@@ -86,6 +86,15 @@ inline typename V::R horner(typename V::R x, const typename V::E (&c)[K]) {
     return horner<V>(x, c, std::make_index_sequence<K - 1>{});
 }
 
+// Four vectors from x + i; copy (float16/bfloat16 blocks kept in L1 for a
+// later pass): their compute-type values are stored at copy + i too.
+template <class T>
+SIMDAX_INLINE void load4(const T* x, size_t i, typename Vec<T>::E* copy, typename Vec<T>::R (&v)[4]) {
+    using V = Vec<T>;
+    SIMDAX_UNROLL for (size_t q = 0; q < 4; ++q) v[q] = V::load(x + i + q * V::N);
+    if (copy) SIMDAX_UNROLL for (size_t q = 0; q < 4; ++q) V::store(copy + i + q * V::N, v[q]);
+}
+
 // A compute vector held in double: H vectors of VD. Used where float
 // accumulation over many terms would lose the accuracy docs/spec.md asks for.
 template <class V> struct Wide;

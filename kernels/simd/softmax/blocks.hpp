@@ -51,18 +51,12 @@ inline typename Vec<T>::E block_max(const T* x, size_t n, typename Vec<T>::E* co
         if (copy) VE::storen(copy, m3, i);
     }
     for (; i + 4 * V::N <= n; i += 4 * V::N) {
-        const R v0 = V::load(x + i), v1 = V::load(x + i + V::N);
-        const R v2 = V::load(x + i + 2 * V::N), v3 = V::load(x + i + 3 * V::N);
-        if (copy) {
-            VE::store(copy + i, v0);
-            VE::store(copy + i + V::N, v1);
-            VE::store(copy + i + 2 * V::N, v2);
-            VE::store(copy + i + 3 * V::N, v3);
-        }
-        m0 = V::max(m0, v0);
-        m1 = V::max(m1, v1);
-        m2 = V::max(m2, v2);
-        m3 = V::max(m3, v3);
+        R v[4];
+        load4(x, i, copy, v);
+        m0 = V::max(m0, v[0]);
+        m1 = V::max(m1, v[1]);
+        m2 = V::max(m2, v[2]);
+        m3 = V::max(m3, v[3]);
     }
     for (; i < n; i += V::N) {
         const size_t c = n - i < V::N ? n - i : V::N;
@@ -212,7 +206,6 @@ inline typename Vec<T>::R fused_block_sum_max(const S* x, S* y, size_t n, typena
                                               const T* xm, size_t nm, typename Vec<T>::E& mout,
                                               typename Vec<T>::E* copy = nullptr) {
     using V = Vec<T>;
-    using VE = Vec<typename V::E>;
     using R = typename V::R;
     constexpr size_t N = V::N;
     const R ninf = V::set1(typename V::E(-__builtin_inf()));
@@ -220,16 +213,10 @@ inline typename Vec<T>::R fused_block_sum_max(const S* x, S* y, size_t n, typena
     R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero();
     R m0 = ninf, m1 = ninf;
     for (size_t i = 0; i < common; i += 4 * N) {
-        const R v0 = V::load(xm + i), v1 = V::load(xm + i + N);
-        const R v2 = V::load(xm + i + 2 * N), v3 = V::load(xm + i + 3 * N);
-        if (copy) {
-            VE::store(copy + i, v0);
-            VE::store(copy + i + N, v1);
-            VE::store(copy + i + 2 * N, v2);
-            VE::store(copy + i + 3 * N, v3);
-        }
-        m0 = V::max(V::max(m0, v0), v2);
-        m1 = V::max(V::max(m1, v1), v3);
+        R v[4];
+        load4(xm, i, copy, v);
+        m0 = V::max(V::max(m0, v[0]), v[2]);
+        m1 = V::max(V::max(m1, v[1]), v[3]);
         exp_add4<S, FOLD, STORE, DEG>(x, y, i, nh, s0, s1, s2, s3);
     }
     R sum = V::add(V::add(s0, s1), V::add(s2, s3));
