@@ -134,8 +134,8 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
     }
     static __m256i narrow16(BF16, R v) {
         if (!cpu_facts.avx512bf16) return narrow16_exact(v);
-        __m256i r;
-        __asm__("vcvtneps2bf16 %1, %0" : "=v"(r) : "v"(__m512(v)));
+        __m256i r;  // volatile: never moved above the test of the fact
+        __asm__ volatile("vcvtneps2bf16 %1, %0" : "=v"(r) : "v"(__m512(v)));
         const __mmask16 sub = _mm512_fpclass_ps_mask(v, 0x20);  // subnormal lanes
         if (__builtin_expect(sub != 0, 0)) r = _mm256_mask_mov_epi16(r, sub, narrow16_exact(v));
         return r;
