@@ -100,6 +100,7 @@ void decode_x86(const X86CpuidBits& b, CpuInfo* out) {
     out->isa_ok[SIMDAX_ISA_AVX2] = lvl_avx2;
     out->isa_ok[SIMDAX_ISA_AVX512] = lvl_512;
     out->isa_ok[SIMDAX_ISA_AVX512FP16] = lvl_fp16;
+    out->avx512bf16 = lvl_512 && bf16;
 
     // What the CPU reports; the os-* entries say what XCR0 enables.
     const struct { bool on; const char* name; } names[] = {

@@ -16,6 +16,7 @@ struct CpuInfo {
     // Kernels spread non-temporal stores over four pages at once
     // (CpuFacts in kernel_table.hpp): Intel only.
     bool interleave_streams;
+    bool avx512bf16;  // AVX512-BF16 usable (CPU and OS), for CpuFacts
 };
 
 // Detected once, thread-safe; never calls anything that changes thread affinity.

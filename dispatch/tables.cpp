@@ -58,7 +58,11 @@ bool compose_all() {
             g_composed[i] = g_composed[parent];
         }
         for (int d = 0; d < kDTypeCount; ++d) overlay(&g_composed[i].dt[d], own->dt[d]);
-        if (own->facts) own->facts->interleave_streams = cpu_info().interleave_streams;
+        if (own->facts) {
+            own->facts->interleave_streams = cpu_info().interleave_streams;
+            own->facts->avx512bf16 = cpu_info().avx512bf16;
+            g_composed[i].facts = own->facts;  // a child without facts keeps its parent's
+        }
         g_present[i] = true;
     }
     return true;

@@ -112,6 +112,9 @@ struct CpuFacts {
     // pages at once: true on Intel, where that covers more memory latency;
     // AMD cores keep fewer write-combining streams and lose by it.
     bool interleave_streams;
+    // AVX512-BF16's VCVTNEPS2BF16 may be used (the avx512 level does not
+    // imply it).
+    bool avx512bf16;
 };
 
 struct IsaKernels {

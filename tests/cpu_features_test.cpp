@@ -37,6 +37,7 @@ TEST(CpuFeatures, KernelTablesCarryTheFacts) {
         if (!k || !k->facts) continue;
         EXPECT_EQ(k->facts->interleave_streams, cpu_info().interleave_streams)
             << simdax_isa_name(simdax_isa(i));
+        EXPECT_EQ(k->facts->avx512bf16, cpu_info().avx512bf16) << simdax_isa_name(simdax_isa(i));
     }
 }
 
@@ -118,6 +119,7 @@ TEST(CpuFeaturesDecode, HaswellIsAvx2Only) {
     const CpuInfo info = decode(haswell());
     expect_levels(info, true, false, false);
     EXPECT_STREQ(info.features, "sse2 avx fma f16c avx2 os-ymm");
+    EXPECT_FALSE(info.avx512bf16);
 }
 
 TEST(CpuFeaturesDecode, Zen4HasAvx512ButNoFp16) {
@@ -137,6 +139,7 @@ TEST(CpuFeaturesDecode, Zen4HasAvx512ButNoFp16) {
     expect_levels(info, true, true, false);
     EXPECT_TRUE(has_feature(info, "avx512vl"));
     EXPECT_TRUE(has_feature(info, "avx512bf16"));
+    EXPECT_TRUE(info.avx512bf16);  // usable at the avx512 level
     EXPECT_FALSE(has_feature(info, "avx512fp16"));
 }
 

@@ -1,7 +1,6 @@
 // The avx512fp16 kernel table. Every entry is inherited from avx512:
-//  - native bfloat16 conversion (VCVTNEPS2BF16) flushes subnormals, which
-//    breaks the 1-ulp bound for tiny results, so bf16 keeps the exact
-//    rounding done in integer lanes;
+//  - the avx512 kernels already store bfloat16 with VCVTNEPS2BF16 where the
+//    CPU has it (a CPU fact), its flushed subnormal lanes redone exactly;
 //  - float16 arithmetic rounds alpha/beta to half precision, so HardSigmoid
 //    or the activations computed in fp16 miss the 1-ulp bound near
 //    cancellation (alpha*x ~ -beta). Only exact operations could move here.

@@ -31,26 +31,31 @@ constexpr float kF4[5] = {0x1.00002cp+0f, 0x1.62d166p-1f, 0x1.ee798ap-3f, 0x1.aa
                           0x1.bb7cd4p-7f};
 constexpr float kC4[5] = {0x1.ffffe8p-1f, 0x1.62e0dcp-1f, 0x1.ec06dap-3f, 0x1.ca1440p-5f,
                           0x1.3997d6p-7f};
+// Degree 3 (relative error 7.5e-5, Remez as above): for float16/bfloat16
+// Softmax, whose e_i / sum is then off by at most twice that plus float
+// rounding, well below the 2^-11 (float16) or 2^-8 (bfloat16) relative
+// error that keeps the rounded output within 1 ulp.
+constexpr float kF3[4] = {0x1.fff632p-1f, 0x1.64444cp-1f, 0x1.cefc4cp-3f, 0x1.3f96a4p-4f};
+constexpr float kC3[4] = {0x1.fff692p-1f, 0x1.62f31ap-1f, 0x1.f0de1ap-3f, 0x1.c3f760p-5f};
 constexpr float kLog2e = 0x1.715476p+0f;
+
+// The coefficients of degree DEG for the split of VF.
+template <int DEG>
+constexpr const float* coeffs() {
+    static_assert(DEG >= 3 && DEG <= 5);
+    if constexpr (DEG == 3) return VF::kExp2FloorFrac ? kF3 : kC3;
+    else if constexpr (DEG == 4) return VF::kExp2FloorFrac ? kF4 : kC4;
+    else return VF::kExp2FloorFrac ? kF : kC;
+}
 }  // namespace exp2f32
 
 template <bool ZERO = false, int DEG = 5>
 SIMDAX_INLINE VF::R exp2_nonpos_f32(VF::R t) {
-    static_assert(DEG == 4 || DEG == 5);
-    const float* const c = DEG == 4 ? (VF::kExp2FloorFrac ? exp2f32::kF4 : exp2f32::kC4)
-                                    : (VF::kExp2FloorFrac ? exp2f32::kF : exp2f32::kC);
+    const float* const c = exp2f32::coeffs<DEG>();
     VF::R f;
     const VF::R k = VF::exp2_split(t, f);
-    VF::R p;
-    if constexpr (DEG == 5) {
-        p = VF::fma(VF::set1(c[5]), f, VF::set1(c[4]));
-        p = VF::fma(p, f, VF::set1(c[3]));
-    } else {
-        p = VF::fma(VF::set1(c[4]), f, VF::set1(c[3]));
-    }
-    p = VF::fma(p, f, VF::set1(c[2]));
-    p = VF::fma(p, f, VF::set1(c[1]));
-    p = VF::fma(p, f, VF::set1(c[0]));
+    VF::R p = VF::set1(c[DEG]);
+    SIMDAX_UNROLL for (int j = DEG - 1; j >= 0; --j) p = VF::fma(p, f, VF::set1(c[j]));
     VF::R r = VF::exp2_scale(p, k);
     if constexpr (ZERO && !VF::kExp2Exact)
         r = VF::blend(VF::lt(t, VF::set1(-126.0f)), r, VF::zero());  // NaN: lt is false

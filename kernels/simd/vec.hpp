@@ -18,6 +18,9 @@
 #endif
 #include "simd/vec_contract.hpp"
 #include "kernel_table.hpp"
+#if !defined(__aarch64__)
+#include "simd/cpu_facts.hpp"
+#endif
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
@@ -49,9 +52,6 @@ inline float to_e(F16 v) { return _cvtsh_ss(v.bits); }
 // Orders map()'s non-temporal stores before whatever the caller does next
 // (vec_neon.hpp has its own: its stream() is an ordinary store).
 inline void stream_fence() { _mm_sfence(); }
-// The CPU facts this ISA's kernels read (kernel_table.hpp); its table hands
-// dispatch this object to fill when it composes the table.
-inline CpuFacts cpu_facts{};
 inline bool interleave_streams() { return cpu_facts.interleave_streams; }
 // Leaves the upper halves of the vector registers clean (VZEROUPPER). The
 // dispatch code around the kernels is baseline SSE; entering it with dirty
@@ -84,6 +84,15 @@ inline typename V::R horner(typename V::R x, const typename V::E (&c)[K], std::i
 template <class V, size_t K>
 inline typename V::R horner(typename V::R x, const typename V::E (&c)[K]) {
     return horner<V>(x, c, std::make_index_sequence<K - 1>{});
+}
+
+// Four vectors from x + i; copy (float16/bfloat16 blocks kept in L1 for a
+// later pass): their compute-type values are stored at copy + i too.
+template <class T>
+SIMDAX_INLINE void load4(const T* x, size_t i, typename Vec<T>::E* copy, typename Vec<T>::R (&v)[4]) {
+    using V = Vec<T>;
+    SIMDAX_UNROLL for (size_t q = 0; q < 4; ++q) v[q] = V::load(x + i + q * V::N);
+    if (copy) SIMDAX_UNROLL for (size_t q = 0; q < 4; ++q) V::store(copy + i + q * V::N, v[q]);
 }
 
 // A compute vector held in double: H vectors of VD. Used where float

@@ -58,14 +58,9 @@ inline BlockSums<T> shifted_block_sums(const T* xb, size_t nb, typename Vec<T>::
     size_t i = 0;
     for (; i + 4 * N <= nb; i += 4 * N) {
         if (pfw) prefetch_row(pfw + i * pfw_esize, 4 * N * pfw_esize, true);
-        const R v0 = V::load(xb + i), v1 = V::load(xb + i + N);
-        const R v2 = V::load(xb + i + 2 * N), v3 = V::load(xb + i + 3 * N);
-        if (copy) {
-            VE::store(copy + i, v0);
-            VE::store(copy + i + N, v1);
-            VE::store(copy + i + 2 * N, v2);
-            VE::store(copy + i + 3 * N, v3);
-        }
+        R v[4];
+        load4(xb, i, copy, v);
+        const R v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3];
         if (AMAX) am = V::max(V::max(am, V::abs(v0)), V::max(V::abs(v1), V::max(V::abs(v2), V::abs(v3))));
         R e0 = V::sub(v0, vs), e1 = V::sub(v1, vs), e2 = V::sub(v2, vs), e3 = V::sub(v3, vs);
         if constexpr (TWO) {

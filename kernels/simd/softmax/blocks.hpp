@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernel_table.hpp"
 #include "softmax_kind.hpp"
@@ -50,18 +51,12 @@ inline typename Vec<T>::E block_max(const T* x, size_t n, typename Vec<T>::E* co
         if (copy) VE::storen(copy, m3, i);
     }
     for (; i + 4 * V::N <= n; i += 4 * V::N) {
-        const R v0 = V::load(x + i), v1 = V::load(x + i + V::N);
-        const R v2 = V::load(x + i + 2 * V::N), v3 = V::load(x + i + 3 * V::N);
-        if (copy) {
-            VE::store(copy + i, v0);
-            VE::store(copy + i + V::N, v1);
-            VE::store(copy + i + 2 * V::N, v2);
-            VE::store(copy + i + 3 * V::N, v3);
-        }
-        m0 = V::max(m0, v0);
-        m1 = V::max(m1, v1);
-        m2 = V::max(m2, v2);
-        m3 = V::max(m3, v3);
+        R v[4];
+        load4(x, i, copy, v);
+        m0 = V::max(m0, v[0]);
+        m1 = V::max(m1, v[1]);
+        m2 = V::max(m2, v[2]);
+        m3 = V::max(m3, v[3]);
     }
     for (; i < n; i += V::N) {
         const size_t c = n - i < V::N ? n - i : V::N;
@@ -132,10 +127,12 @@ template <> struct SmxMath<VD> {
     static R log(R s) { return log_f64(s); }
 };
 
-// The exp degree of a sum pass: LogSoftmax's sum only enters through a log
-// (exp2_f32.hpp, kF4); Softmax divides by it and keeps degree 5.
-template <SoftmaxKind K>
-constexpr int kSumDeg = K == SoftmaxKind::log ? 4 : 5;
+// The exp degree of the passes of storage type T: LogSoftmax's sum only
+// enters through a log (exp2_f32.hpp, kF4: an absolute 2.6e-6 there, and
+// float16/bfloat16 outputs near 0 still have float32's 1e-5); Softmax
+// divides by it: degree 5 for float32, 3 for float16/bfloat16 (kF3).
+template <class T, SoftmaxKind K>
+constexpr int kSumDeg = K == SoftmaxKind::log ? 4 : std::is_same_v<T, typename Vec<T>::E> ? 5 : 3;
 
 // Four vectors of a sum pass: 2^t of x[i..i+4N) added into s0..s3; STORE
 // also writes them to y[i..] (y may be null otherwise: no offset is formed).
@@ -202,10 +199,12 @@ inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename V
 
 // fused_block_sum over x[0..n), and in the same loop the max of the next
 // block xm[0..nm) (returned in mout): the memory-bound reads of the next
-// block overlap the exp of this one.
-template <class T, bool FOLD, bool STORE, int DEG = 5>
-inline typename Vec<T>::R fused_block_sum_max(const T* x, T* y, size_t n, typename Vec<T>::R nh,
-                                              const T* xm, size_t nm, typename Vec<T>::E& mout) {
+// block overlap the exp of this one. x may be a float copy (S = float) of a
+// float16/bfloat16 row; copy: where the next block's float values go.
+template <class S, bool FOLD, bool STORE, int DEG = 5, class T = S>
+inline typename Vec<T>::R fused_block_sum_max(const S* x, S* y, size_t n, typename Vec<T>::R nh,
+                                              const T* xm, size_t nm, typename Vec<T>::E& mout,
+                                              typename Vec<T>::E* copy = nullptr) {
     using V = Vec<T>;
     using R = typename V::R;
     constexpr size_t N = V::N;
@@ -214,18 +213,18 @@ inline typename Vec<T>::R fused_block_sum_max(const T* x, T* y, size_t n, typena
     R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero();
     R m0 = ninf, m1 = ninf;
     for (size_t i = 0; i < common; i += 4 * N) {
-        m0 = V::max(m0, V::load(xm + i));
-        m1 = V::max(m1, V::load(xm + i + N));
-        m0 = V::max(m0, V::load(xm + i + 2 * N));
-        m1 = V::max(m1, V::load(xm + i + 3 * N));
-        exp_add4<T, FOLD, STORE, DEG>(x, y, i, nh, s0, s1, s2, s3);
+        R v[4];
+        load4(xm, i, copy, v);
+        m0 = V::max(V::max(m0, v[0]), v[2]);
+        m1 = V::max(V::max(m1, v[1]), v[3]);
+        exp_add4<S, FOLD, STORE, DEG>(x, y, i, nh, s0, s1, s2, s3);
     }
     R sum = V::add(V::add(s0, s1), V::add(s2, s3));
     if (common < n)
-        sum = V::add(sum, fused_block_sum<T, FOLD, STORE, DEG>(x + common, STORE ? y + common : y, n - common, nh));
+        sum = V::add(sum, fused_block_sum<S, FOLD, STORE, DEG>(x + common, STORE ? y + common : y, n - common, nh));
     typename V::E m = V::hmax(V::max(m0, m1));
     if (common < nm) {
-        const typename V::E r = block_max(xm + common, nm - common);
+        const typename V::E r = block_max(xm + common, nm - common, copy ? copy + common : nullptr);
         m = m > r ? m : r;  // a NaN of the rest is lost like block_max loses it
     }
     mout = m;

@@ -40,8 +40,13 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
     E m = ninf, hi = 0;
     R acc = V::zero();
     bool have = false, bad = false;
+    // float16/bfloat16: the max pass converts each block once, into one half
+    // of cbuf; the sum pass reads that float copy from L1.
+    constexpr bool kBuf = !std::is_same_v<T, E>;
+    alignas(64) E cbuf[kBuf ? 2 * kSoftmaxBlock : 1];
+    auto half = [&](size_t k) -> E* { return kBuf ? cbuf + (k & 1) * kSoftmaxBlock : nullptr; };
     // The max of block k+1 is taken in the same loop as the sum of block k.
-    E bm_next = block_max(x, n < kSoftmaxBlock ? n : kSoftmaxBlock);
+    E bm_next = block_max(x, n < kSoftmaxBlock ? n : kSoftmaxBlock, half(0));
     for (size_t b = 0, k = 0; b < n; b += kSoftmaxBlock, ++k) {
         const size_t nb = n - b < kSoftmaxBlock ? n - b : kSoftmaxBlock;
         const size_t b2 = b + kSoftmaxBlock, nb2 = b2 < n ? (n - b2 < kSoftmaxBlock ? n - b2 : kSoftmaxBlock) : 0;
@@ -52,7 +57,7 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
                 std::memset(static_cast<void*>(y + b), 0, nb * sizeof(T));
                 bhi[k] = ninf;
             }
-            if (nb2) bm_next = block_max(x + b2, nb2);
+            if (nb2) bm_next = block_max(x + b2, nb2, half(k + 1));
             continue;
         }
         if (FOLD && !MX::foldable(bm)) return false;
@@ -63,11 +68,19 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
             hi = nhi;
         }
         have = true;
-        if (nb2)
+        if constexpr (kBuf) {
+            E* const cur = half(k);
+            if (nb2)
+                acc = V::add(acc, fused_block_sum_max<E, FOLD, false, DEG>(cur, nullptr, nb, V::set1(-hi), x + b2,
+                                                                      nb2, bm_next, half(k + 1)));
+            else
+                acc = V::add(acc, fused_block_sum<E, FOLD, false, DEG>(cur, nullptr, nb, V::set1(-hi)));
+        } else if (nb2) {
             acc = V::add(acc, fused_block_sum_max<T, FOLD, STORE, DEG>(x + b, y + b, nb, V::set1(-hi), x + b2, nb2,
                                                                   bm_next));
-        else
+        } else {
             acc = V::add(acc, fused_block_sum<T, FOLD, STORE, DEG>(x + b, y + b, nb, V::set1(-hi)));
+        }
         if constexpr (STORE) bhi[k] = hi;
     }
     st.m = m;
@@ -93,11 +106,12 @@ inline void softmax_row_out(const T* x, T* y, size_t n, const RowStat<typename V
     using V = Vec<T>;
     using R = typename V::R;
     using MX = SmxMath<V>;
+    constexpr int D = kSumDeg<T, SoftmaxKind::softmax>;
     const R nh = V::set1(-st.hi), vi = V::set1(inv);
     if (st.fold)
-        map(x, y, n, [nh, vi](R v) { return V::mul(MX::template ex<true, true>(v, nh), vi); }, stream);
+        map(x, y, n, [nh, vi](R v) { return V::mul(MX::template ex<true, true, D>(v, nh), vi); }, stream);
     else
-        map(x, y, n, [nh, vi](R v) { return V::mul(MX::template ex<false, true>(v, nh), vi); }, stream);
+        map(x, y, n, [nh, vi](R v) { return V::mul(MX::template ex<false, true, D>(v, nh), vi); }, stream);
 }
 
 // y[i] *= f over a contiguous float/double run.
@@ -122,8 +136,8 @@ inline void softmax_row_alone(const T* x, T* y, size_t n, bool stream) {
                        static_cast<const void*>(x) != static_cast<void*>(y);
     RowStat<E> st;
     E bhi[kStoreMaxBlocks];
-    if (store) row_stats_any<T, kStoreOk, kSumDeg<K>>(x, y, n, st, bhi);
-    else row_stats_any<T, false, kSumDeg<K>>(x, y, n, st, bhi);
+    if (store) row_stats_any<T, kStoreOk, kSumDeg<T, K>>(x, y, n, st, bhi);
+    else row_stats_any<T, false, kSumDeg<T, K>>(x, y, n, st, bhi);
     if (kLog) {
         const E ls = V::first(MX::log(V::set1(st.s))) - st.lo_ln;
         log_softmax_row_out(x, y, n, st.m, ls, stream);
@@ -158,7 +172,7 @@ inline bool softmax_row_short(const T* x, T* y, size_t n) {
     if (V::bits(V::isnan(v)) || !MX::foldable(m)) return false;
     const E hi = MX::template hi_of<true>(m);
     // Missing lanes are -inf: 2^t = 0 (ZERO), or <= 2^-126 in a sum >= ~1.
-    const R e = MX::template ex<true, !kLog, kSumDeg<K>>(v, V::set1(-hi));
+    const R e = MX::template ex<true, !kLog, kSumDeg<T, K>>(v, V::set1(-hi));
     const E s = V::hsum(e);
     if constexpr (kLog) {
         const E ls = V::first(MX::log(V::set1(s))) - MX::template lo_ln<true>(m, hi);

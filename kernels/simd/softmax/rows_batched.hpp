@@ -1,7 +1,9 @@
 // Short rows in batches: up to V::N rows whose float values fit in L1 (the
 // float16/bfloat16 ones converted once, by the max pass, into buf). Per
 // batch: the max of each row, the sums of 2^t, one vector log (LogSoftmax)
-// or reciprocal (Softmax) for all the batch's sums, then the outputs. Each
+// or reciprocal (Softmax) for all the batch's sums, then the outputs
+// (float16/bfloat16 Softmax: the sum pass keeps 2^t in buf, one exp per
+// element). Each
 // pass is a plain loop over a row, with no per-row bookkeeping between them.
 // A row whose max is not an ordinary number (NaN lost by max, +-inf,
 // |max| >= 2^22) is done on its own; a NaN the max lost reaches the sum.
@@ -22,6 +24,8 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
     using R = typename V::R;
     using MX = SmxMath<V>;
     constexpr bool kBuf = !std::is_same_v<T, E>;
+    constexpr bool kBufExp = kBuf && !kLog;
+    constexpr int D = kSumDeg<T, K>;
     constexpr size_t N = V::N;
     size_t batch = kRowsL1Bytes / (n * sizeof(E));
     batch = batch < 1 ? 1 : batch > N ? N : batch;
@@ -42,8 +46,8 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
         for (size_t i = 0; i < b; ++i) {
             cs[i] = E(1);
             if (alone[i]) continue;
-            E* st = STORE ? reinterpret_cast<E*>(y + ptrdiff_t(r0 + i) * yrs) : nullptr;
-            cs[i] = V::hsum(fused_block_sum<E, true, STORE, kSumDeg<K>>(src(i), st, n, V::set1(-hi[i])));
+            E* st = STORE ? reinterpret_cast<E*>(y + ptrdiff_t(r0 + i) * yrs) : kBufExp ? buf + i * n : nullptr;
+            cs[i] = V::hsum(fused_block_sum<E, true, STORE || kBufExp, D>(src(i), st, n, V::set1(-hi[i])));
         }
         for (size_t i = 0; i < b; i += N) {
             const size_t c = b - i < N ? b - i : N;
@@ -70,10 +74,13 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
                 store_run(yr, n, stream, [&](size_t j, size_t cnt) { return V::sub(ld(j, cnt), vc); });
             } else if constexpr (STORE) {
                 scale_in_place(reinterpret_cast<E*>(yr), n, cs[i]);
+            } else if constexpr (kBufExp) {
+                const R vi = V::set1(cs[i]);
+                store_run(yr, n, stream, [&](size_t j, size_t cnt) { return V::mul(ld(j, cnt), vi); });
             } else {
                 const R nh = V::set1(-hi[i]), vi = V::set1(cs[i]);
                 store_run(yr, n, stream, [&](size_t j, size_t cnt) {
-                    return V::mul(MX::template ex<true, true>(ld(j, cnt), nh), vi);
+                    return V::mul(MX::template ex<true, true, D>(ld(j, cnt), nh), vi);
                 });
             }
         }

@@ -51,7 +51,7 @@ struct PipeOps {
         return v;
     }
     SIMDAX_INLINE static R sum_ex(const P& p, R v) {
-        return MX::template ex<true, false, kSumDeg<SoftmaxKind::log>>(v, p.sm_nh);
+        return MX::template ex<true, false, kSumDeg<T, SoftmaxKind::log>>(v, p.sm_nh);
     }
     SIMDAX_INLINE static R out_val(const P& p, R v) { return V::sub(v, p.out_a); }
     SIMDAX_INLINE static void out_one(const P& p, size_t i, size_t c) {
