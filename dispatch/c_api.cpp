@@ -22,6 +22,20 @@ struct simdax_operator {
 namespace simdax {
 namespace {
 
+// SIMDAX_VERBOSE=2: the run timed and described (out of line: the plain
+// execute keeps a small frame).
+__attribute__((noinline)) void execute_logged(const simdax_operator* op, const Buffers& buffers,
+                                              const simdax_parallel* par) {
+    const auto t0 = std::chrono::steady_clock::now();
+    execute_plan(op->plan, buffers, par);
+    const auto ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+    char line[sizeof op->description + 64];  // on the stack: execute never allocates
+    std::snprintf(line, sizeof line, "execute %s threads=%u time_ns=%lld", op->description,
+                  par ? par->thread_count : 1u, (long long)ns);
+    log_message(SIMDAX_LOG_INFO, line);
+}
+
 simdax_status execute(const simdax_operator* op, const simdax_bindings* b,
                       const simdax_parallel* par, const char* where) {
     if (!op) return fail(SIMDAX_ERROR_NULL_POINTER, "op: is NULL");
@@ -33,19 +47,8 @@ simdax_status execute(const simdax_operator* op, const simdax_bindings* b,
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "parallel.thread_count: 0 must be >= 1");
     const Buffers buffers{static_cast<const char*>(b->input), static_cast<char*>(b->output),
                           static_cast<const char*>(b->scale), static_cast<const char*>(b->bias)};
-    if (verbose_level() >= 2 && log_enabled()) {
-        const auto t0 = std::chrono::steady_clock::now();
-        execute_plan(op->plan, buffers, par);
-        const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::steady_clock::now() - t0)
-                            .count();
-        char line[sizeof op->description + 64];  // on the stack: execute never allocates
-        std::snprintf(line, sizeof line, "execute %s threads=%u time_ns=%lld", op->description,
-                      par ? par->thread_count : 1u, (long long)ns);
-        log_message(SIMDAX_LOG_INFO, line);
-    } else {
-        execute_plan(op->plan, buffers, par);
-    }
+    if (verbose_level() >= 2 && log_enabled()) execute_logged(op, buffers, par);
+    else execute_plan(op->plan, buffers, par);
     return ok();
 }
 

@@ -5,29 +5,22 @@
 #include <cstdio>
 
 namespace simdax {
-namespace {
-thread_local char g_message[512];
-}
+thread_local char g_last_error[512];
 
 simdax_status fail(simdax_status status, const char* fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    std::vsnprintf(g_message, sizeof g_message, fmt, ap);
+    std::vsnprintf(g_last_error, sizeof g_last_error, fmt, ap);
     va_end(ap);
-    log_message(SIMDAX_LOG_ERROR, g_message);
+    log_message(SIMDAX_LOG_ERROR, g_last_error);
     return status;
-}
-
-simdax_status ok() {
-    g_message[0] = '\0';
-    return SIMDAX_OK;
 }
 
 }  // namespace simdax
 
 extern "C" {
 
-const char* simdax_last_error(void) { return simdax::g_message; }
+const char* simdax_last_error(void) { return simdax::g_last_error; }
 
 const char* simdax_status_name(simdax_status status) {
     switch (status) {

@@ -12,7 +12,6 @@
 namespace simdax {
 namespace {
 
-std::atomic<int> g_level{-1};  // -1: SIMDAX_VERBOSE not read yet
 
 int level_from_env() {
     const char* v = std::getenv("SIMDAX_VERBOSE");
@@ -103,17 +102,18 @@ void add_activation(Line* l, const char* key, const ActParams& a) {
 
 }  // namespace
 
-int verbose_level() {
-    int v = g_level.load(std::memory_order_relaxed);
-    if (v < 0) {
-        v = level_from_env();
-        int expected = -1;
-        if (!g_level.compare_exchange_strong(expected, v)) v = expected;
-    }
+namespace detail {
+std::atomic<int> g_verbose_level{-1};
+
+int read_verbose_level() {
+    int v = level_from_env();
+    int expected = -1;
+    if (!g_verbose_level.compare_exchange_strong(expected, v)) v = expected;
     return v;
 }
+}  // namespace detail
 
-void set_verbose_level(int level) { g_level.store(level < 0 ? 0 : level); }
+void set_verbose_level(int level) { detail::g_verbose_level.store(level < 0 ? 0 : level); }
 
 void describe_operator(const Problem& p, const Plan& plan, char* out, size_t size) {
     if (size == 0) return;

@@ -9,6 +9,8 @@
 // pass 2 (no second exp).
 #pragma once
 
+#include <cmath>
+
 #include <cstring>
 #include <type_traits>
 
@@ -175,7 +177,8 @@ inline bool softmax_row_short(const T* x, T* y, size_t n) {
     const R e = MX::template ex<true, !kLog, kSumDeg<T, K>>(v, V::set1(-hi));
     const E s = V::hsum(e);
     if constexpr (kLog) {
-        const E ls = V::first(MX::log(V::set1(s))) - MX::template lo_ln<true>(m, hi);
+        // One value: the scalar log's latency is a fraction of a vector log's.
+        const E ls = E(std::log(double(s))) - MX::template lo_ln<true>(m, hi);
         const E c = m + ls;
         const R out = c < E(16) && c > E(-16) ? V::sub(v, V::set1(c))
                                               : V::sub(V::sub(v, V::set1(m)), V::set1(ls));
