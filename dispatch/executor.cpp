@@ -136,8 +136,8 @@ constexpr int64_t kLaneBlock = 512;
 
 // LogSoftmax/Softmax with groups side by side (plan.lane_groups): a unit is
 // a block of consecutive groups, whose runs form up to kLaneBlock lanes down
-// the segment rows; the cols halves reduce them into the groups' states and
-// then write the same lanes while they are still in cache.
+// the segment rows; the cols halves reduce them into the groups' finished
+// states and then write the same lanes while they are still in cache.
 void run_lane_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
     const int last = p.outer.n - 1;
     const int64_t width = p.outer.size[last], run = p.run, e = int64_t(p.esize);
@@ -156,12 +156,6 @@ void run_lane_groups(const Plan& p, const Buffers& b, const simdax_parallel* par
         const size_t k = size_t(groups * run);
         MaxSum ms[kLaneBlock];
         (log ? p.k.log_softmax_cols_states : p.k.softmax_cols_states)(x, r, k, xrs, size_t(run), ms);
-        for (int64_t g = 0; g < groups; ++g) {
-            GroupState s = empty_state();
-            s.ms = ms[g];
-            finish_state(p, &s);
-            ms[g] = s.ms;
-        }
         (log ? p.k.log_softmax_cols_apply : p.k.softmax_cols_apply)(x, y, r, k, xrs, yrs, size_t(run), ms);
     });
 }

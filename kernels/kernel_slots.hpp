@@ -18,8 +18,8 @@ constexpr size_t kMaxLaneRun = 512;  // cols_states/cols_apply: lanes per group 
 // Chunk primitives: x, y contiguous, one piece of a group. Cols kernels: k
 // contiguous lanes walked down r rows, one group per lane; cols_states and
 // cols_apply are their halves for groups of `run` consecutive lanes (k a
-// multiple of run, run <= kMaxLaneRun): the state of each group, then the
-// output from the states (as the chunk passes read them). Rows kernels:
+// multiple of run, run <= kMaxLaneRun): the state of each group, finished
+// (LogSoftmax: log_sum set), then the output from the states. Rows kernels:
 // `rows` whole groups of n contiguous elements, group g at x + g*xrs.
 #define SIMDAX_SOFTMAX_SLOTS(X, A)                                                          \
     X(A, maxsum, (const void* x, size_t n, MaxSum* state))                                  \

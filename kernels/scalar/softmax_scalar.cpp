@@ -113,6 +113,7 @@ void softmax_or_log_cols_states(const void* x, size_t r, size_t k, ptrdiff_t xrs
             for (size_t l = 0; l < run; ++l) t += double(sm[l]) * std::exp(lm[l] - top);
             return t;
         });
+        if (K == SoftmaxKind::log) states[g].log_sum = std::log(states[g].sum);
     }
 }
 

@@ -1,10 +1,12 @@
 // The two halves of the cols walk (cols.hpp) for groups of `run` consecutive
 // lanes in every row (LogSoftmax [64,256,64] over axes {0,2}: 256 groups of
 // 64 lanes, 64 rows). cols_states reduces each lane as the cols walk does
-// and folds a group's lanes into its state (softmax_state.hpp, fold_maxsum);
-// the caller takes log(sum) once per group; cols_apply writes every lane
+// and folds a group's lanes into its state (softmax_state.hpp, fold_maxsum;
+// LogSoftmax: log(sum) too, once per group); cols_apply writes every lane
 // from its group's state.
 #pragma once
+
+#include <cmath>
 
 #include "simd/exp_f64.hpp"
 #include "simd/softmax/cols.hpp"
@@ -61,7 +63,9 @@ void softmax_or_log_cols_states(const void* xv, size_t r, size_t k, ptrdiff_t xr
         for (size_t g = 0; g < kc / run; ++g) {
             const double* gm = lm + g * run;
             const double* gs = ls + g * run;
-            states[c0 / run + g] = fold_maxsum(gm, run, [&](double top) { return scaled_total(gm, gs, run, top); });
+            MaxSum& s = states[c0 / run + g];
+            s = fold_maxsum(gm, run, [&](double top) { return scaled_total(gm, gs, run, top); });
+            if (K == SoftmaxKind::log) s.log_sum = std::log(s.sum);
         }
     }
 }
