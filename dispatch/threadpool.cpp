@@ -3,12 +3,17 @@
 //
 // A call is done when its tasks are, not when every worker has seen it: a
 // worker that wakes late (a futex wake-up, or a vCPU the host has taken
-// away) must not hold up a caller that already ran the tasks itself. Tasks are
-// claimed from one 64-bit word, call number (high half) and next index (low
-// half): a claim succeeds only for the call the worker woke for, while
-// that call is still running, so a late worker never touches a finished
-// call's task or argument. Workers spin briefly before sleeping, so calls
-// in quick succession (an engine running layer after layer) find them awake.
+// away) must not hold up a caller that already ran the tasks itself.
+// Each participant (the caller, each worker) owns a share of the tasks, the
+// same contiguous range of indices for the same count on every call, so a
+// thread keeps finding the data it touched last time in its own cache (an
+// engine runs the same operator on the same buffers again and again); it
+// then takes what is left of the others' shares. A share is claimed from one
+// 64-bit word, call number (high half) and next index (low half): a claim
+// succeeds only for the call the worker woke for, while that call is still
+// running, so a late worker never touches a finished call's task or
+// argument. Workers spin briefly before sleeping, so calls in quick
+// succession (an engine running layer after layer) find them awake.
 // (The mutex is the pool's, taken to publish a call and to sleep; an
 // operator's execute takes none of its own.)
 //
@@ -39,9 +44,16 @@
 struct simdax_threadpool {
     static constexpr int kSpins = 20000;  // pause loops before sleeping (~0.1-1 ms)
 
+    // One participant's share of the current call: epoch << 32 | its next
+    // task index. On a cache line of its own: the owner bumps it per task.
+    struct alignas(64) Share {
+        std::atomic<uint64_t> claim{0};
+    };
+
     std::mutex mu;
     std::condition_variable wake;
     std::vector<std::thread> workers;
+    std::vector<Share> shares;       // participant 0 is the caller, i the i-th worker
     std::atomic<uint32_t> epoch{0};  // call number, bumped per parallel-for
     std::atomic<bool> busy{false};   // a caller owns the fields below until its call is done
     bool stop = false;               // under mu
@@ -49,24 +61,33 @@ struct simdax_threadpool {
     simdax_task_fn task = nullptr;
     void* arg = nullptr;
     size_t count = 0;
-    std::atomic<uint64_t> claim{0};   // epoch << 32 | next task index
-    std::atomic<size_t> finished{0};  // tasks of the current call done
+    alignas(64) std::atomic<size_t> finished{0};  // tasks of the current call done
 
-    // Runs tasks of call `e` while there are any.
-    void drain(uint32_t e, simdax_task_fn fn, void* a, size_t n) {
-        uint64_t c = claim.load(std::memory_order_acquire);
-        for (;;) {
-            if (uint32_t(c >> 32) != e || (c & 0xffffffffu) >= n) return;
-            if (!claim.compare_exchange_weak(c, c + 1, std::memory_order_acq_rel,
-                                             std::memory_order_acquire))
-                continue;
-            fn(a, size_t(c & 0xffffffffu));
-            finished.fetch_add(1, std::memory_order_release);
-            c = claim.load(std::memory_order_acquire);
+    size_t share_begin(size_t j, size_t n) const { return n * j / shares.size(); }
+
+    // Participant `self` runs tasks of call `e`: its own share first, then
+    // whatever is left of the others'.
+    void drain(size_t self, uint32_t e, simdax_task_fn fn, void* a, size_t n) {
+        const size_t parts = shares.size();
+        size_t done = 0;
+        for (size_t k = 0; k < parts; ++k) {
+            const size_t j = (self + k) % parts, end = share_begin(j + 1, n);
+            std::atomic<uint64_t>& claim = shares[j].claim;
+            uint64_t c = claim.load(std::memory_order_acquire);
+            for (;;) {
+                if (uint32_t(c >> 32) != e || (c & 0xffffffffu) >= end) break;
+                if (!claim.compare_exchange_weak(c, c + 1, std::memory_order_acq_rel,
+                                                 std::memory_order_acquire))
+                    continue;
+                fn(a, size_t(c & 0xffffffffu));
+                ++done;
+                c = claim.load(std::memory_order_acquire);
+            }
         }
+        if (done) finished.fetch_add(done, std::memory_order_release);
     }
 
-    void worker() {
+    void worker(size_t self) {
         uint32_t seen = 0;
         for (;;) {
             for (int i = 0; i < kSpins && epoch.load(std::memory_order_acquire) == seen; ++i)
@@ -83,7 +104,7 @@ struct simdax_threadpool {
                 a = arg;
                 n = count;
             }
-            drain(seen, fn, a, n);
+            drain(self, seen, fn, a, n);
         }
     }
 
@@ -103,12 +124,13 @@ struct simdax_threadpool {
             count = n;
             finished.store(0, std::memory_order_relaxed);
             e = epoch.load(std::memory_order_relaxed) + 1;
-            claim.store(uint64_t(e) << 32, std::memory_order_release);
+            for (size_t j = 0; j < shares.size(); ++j)
+                shares[j].claim.store(uint64_t(e) << 32 | share_begin(j, n), std::memory_order_release);
             epoch.store(e, std::memory_order_release);
         }
         wake.notify_all();
-        drain(e, fn, a, n);
-        // The rest are running on workers: at most one task's time.
+        drain(0, e, fn, a, n);
+        // The rest are running on workers: at most one share's time.
         for (int i = 0; finished.load(std::memory_order_acquire) < n; ++i) {
             if (i < kSpins) SIMDAX_CPU_RELAX();
             else std::this_thread::yield();
@@ -134,7 +156,8 @@ simdax_status simdax_threadpool_create(uint32_t threads, simdax_threadpool** poo
     auto* p = new (std::nothrow) simdax_threadpool;
     if (!p) return fail(SIMDAX_ERROR_OUT_OF_MEMORY, "pool: could not allocate");
     try {
-        for (uint32_t i = 1; i < threads; ++i) p->workers.emplace_back([p] { p->worker(); });
+        p->shares = std::vector<simdax_threadpool::Share>(threads);
+        for (uint32_t i = 1; i < threads; ++i) p->workers.emplace_back([p, i] { p->worker(i); });
     } catch (...) {
         simdax_threadpool_destroy(p);
         return fail(SIMDAX_ERROR_OUT_OF_MEMORY, "threads: could not start %u threads", threads);
