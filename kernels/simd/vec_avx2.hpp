@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "simd/vec_xsimd.hpp"
+#include "simd/x86_reduce.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
@@ -135,16 +136,10 @@ struct VD : Avx2Vec<VD, XsimdVec<double, XArch>> {
     // (its get() goes through memory). Horizontal sum: xsimd's hadd takes
     // two HADDPS, which lengthen the path of a short row by a quarter.
     static unsigned bits(M m) { return unsigned(_mm256_movemask_pd(m)); }
-    static double hmax(R v) {
-        __m128d m = _mm_max_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
-        m = _mm_max_sd(m, _mm_unpackhi_pd(m, m));
-        return _mm_cvtsd_f64(m);
-    }
-    static double hsum(R v) {
-        __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
-        s = _mm_add_sd(s, _mm_unpackhi_pd(s, s));
-        return _mm_cvtsd_f64(s);
-    }
+    static double hmax(R v) { return x86_reduce::hmax(__m256d(v)); }
+    static double hsum(R v) { return x86_reduce::hsum(__m256d(v)); }
+    static double hmax_n(R v, size_t n) { return n <= 2 ? x86_reduce::hmax(_mm256_castpd256_pd128(v)) : hmax(v); }
+    static double hsum_n(R v, size_t n) { return n <= 2 ? x86_reduce::hsum(_mm256_castpd256_pd128(v)) : hsum(v); }
     static double first(R v) { return _mm256_cvtsd_f64(v); }
 
     // IEEE bit tricks through int32 lanes: AVX2 has no int64 <-> double
@@ -236,18 +231,10 @@ struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
     static M not_le(R a, R b) { return _mm256_cmp_ps(a, b, _CMP_NLE_UQ); }
     // Bitmask, horizontal max and sum, lane 0: as VD.
     static unsigned bits(M m) { return unsigned(_mm256_movemask_ps(m)); }
-    static float hmax(R v) {
-        __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-        m = _mm_max_ps(m, _mm_movehl_ps(m, m));
-        m = _mm_max_ss(m, _mm_shuffle_ps(m, m, 1));
-        return _mm_cvtss_f32(m);
-    }
-    static float hsum(R v) {
-        __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-        s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-        s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
-        return _mm_cvtss_f32(s);
-    }
+    static float hmax(R v) { return x86_reduce::hmax(__m256(v)); }
+    static float hsum(R v) { return x86_reduce::hsum(__m256(v)); }
+    static float hmax_n(R v, size_t n) { return n <= 4 ? x86_reduce::hmax(_mm256_castps256_ps128(v)) : hmax(v); }
+    static float hsum_n(R v, size_t n) { return n <= 4 ? x86_reduce::hsum(_mm256_castps256_ps128(v)) : hsum(v); }
     static float first(R v) { return _mm256_cvtss_f32(v); }
 
     // XsimdVF's form builds its integer constants from general registers,

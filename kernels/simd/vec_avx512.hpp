@@ -10,6 +10,7 @@
 
 #include "simd/cpu_facts.hpp"
 #include "simd/vec_xsimd.hpp"
+#include "simd/x86_reduce.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
@@ -42,6 +43,10 @@ inline float hmax(__m512 v) { return _mm512_reduce_max_ps(v); }
 inline double hmax(__m512d v) { return _mm512_reduce_max_pd(v); }
 inline float hsum(__m512 v) { return _mm512_reduce_add_ps(v); }
 inline double hsum(__m512d v) { return _mm512_reduce_add_pd(v); }
+inline __m128 quarter(__m512 v) { return _mm512_castps512_ps128(v); }
+inline __m128d quarter(__m512d v) { return _mm512_castpd512_pd128(v); }
+inline __m256 half(__m512 v) { return _mm512_castps512_ps256(v); }
+inline __m256d half(__m512d v) { return _mm512_castpd512_pd256(v); }
 inline float first(__m512 v) { return _mm512_cvtss_f32(v); }
 inline double first(__m512d v) { return _mm512_cvtsd_f64(v); }
 inline __m512 scalef(__m512 p, __m512 n) { return _mm512_scalef_ps(p, n); }
@@ -83,6 +88,14 @@ struct Avx512Vec : Base {
     static unsigned bits(M m) { return typename M::register_type(m); }
     static E hmax(R v) { return avx512_ops::hmax(v); }
     static E hsum(R v) { return avx512_ops::hsum(v); }
+    static E hmax_n(R v, size_t n) {
+        using namespace avx512_ops;
+        return n <= N / 4 ? x86_reduce::hmax(quarter(v)) : n <= N / 2 ? x86_reduce::hmax(half(v)) : hmax(v);
+    }
+    static E hsum_n(R v, size_t n) {
+        using namespace avx512_ops;
+        return n <= N / 4 ? x86_reduce::hsum(quarter(v)) : n <= N / 2 ? x86_reduce::hsum(half(v)) : hsum(v);
+    }
     static E first(R v) { return avx512_ops::first(v); }
 
     // VSCALEF rounds once into subnormals; VGETMANT/VGETEXP split x in

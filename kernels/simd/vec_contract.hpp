@@ -25,6 +25,8 @@
 // VF and VD also:
 //   div sqrt (IEEE), fnma(a, b, c) = c - a*b (fused), sign(a) (the sign
 //                    bit), xor_, hsum (any order of additions)
+//   hmax_n(v, n), hsum_n(v, n): hmax, hsum of a vector whose lanes from n
+//                    on hold -inf / 0; they may be left out (short rows)
 //   round(v)         to nearest, ties to even
 //   ldexp(p, n)      p * 2^n for integral n in [-150, 128] (f32) or
 //                    [-1075, 1024] (f64); rounds once, also into subnormals
@@ -128,6 +130,8 @@ struct VecComputeContract {
     SIMDAX_VEC_EXPECT(R, V::sign(A::r()));
     SIMDAX_VEC_EXPECT(R, V::xor_(A::r(), A::r()));
     SIMDAX_VEC_EXPECT(E, V::hsum(A::r()));
+    SIMDAX_VEC_EXPECT(E, V::hmax_n(A::r(), size_t()));
+    SIMDAX_VEC_EXPECT(E, V::hsum_n(A::r(), size_t()));
     SIMDAX_VEC_EXPECT(R, V::round(A::r()));
     SIMDAX_VEC_EXPECT(R, V::ldexp(A::r(), A::r()));
     SIMDAX_VEC_EXPECT(R, V::frexp_sqrt2(A::r(), A::out()));

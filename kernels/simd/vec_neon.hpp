@@ -91,6 +91,9 @@ struct VD : XsimdVec<double, xsimd::neon64> {
         return unsigned(vaddvq_u64(vandq_u64(m, w)));
     }
     static double hmax(R v) { return vmaxvq_f64(v); }
+    // One instruction each: nothing to save on a short row.
+    static double hmax_n(R v, size_t) { return hmax(v); }
+    static double hsum_n(R v, size_t) { return hsum(v); }
     static double first(R v) { return vgetq_lane_f64(v, 0); }
 
     // IEEE bit tricks through int64 lanes (xsimd::ldexp scales in one step:
@@ -194,6 +197,9 @@ struct VF : XsimdVF<xsimd::neon64, Halves> {
         return vaddvq_u32(vandq_u32(m, w));
     }
     static float hmax(R v) { return vmaxvq_f32(v); }
+    // One instruction each: nothing to save on a short row.
+    static float hmax_n(R v, size_t) { return hmax(v); }
+    static float hsum_n(R v, size_t) { return hsum(v); }
     static float first(R v) { return vgetq_lane_f32(v, 0); }
 };
 

@@ -170,12 +170,12 @@ inline bool softmax_row_short(const T* x, T* y, size_t n) {
     using R = typename V::R;
     using MX = SmxMath<V>;
     const R v = V::loadn(x, n, V::set1(E(-__builtin_inf())));
-    const E m = V::hmax(v);
+    const E m = V::hmax_n(v, n);
     if (V::bits(V::isnan(v)) || !MX::foldable(m)) return false;
     const E hi = MX::template hi_of<true>(m);
     // Missing lanes are -inf: 2^t = 0 (ZERO), or <= 2^-126 in a sum >= ~1.
     const R e = MX::template ex<true, !kLog, kSumDeg<T, K>>(v, V::set1(-hi));
-    const E s = V::hsum(e);
+    const E s = V::hsum_n(e, n);
     if constexpr (kLog) {
         // One value: the scalar log's latency is a fraction of a vector log's.
         const E ls = E(std::log(double(s))) - MX::template lo_ln<true>(m, hi);
