@@ -247,6 +247,28 @@ TEST_P(HalfReductions, SpecialValues) {
     }
 }
 
+// LogSoftmax rows whose max dominates, the max from 2 to the type's top
+// binades: the output next to 0 is -log(sum) with sum ~ 1, which only an
+// exact max term keeps within float32's 1e-5 (also when the max is too large
+// for t = x*log2e - hi to leave the max's own term at 2^0).
+TEST_P(HalfReductions, LogSoftmaxDominantMax) {
+    const simdax_dtype dt = GetParam();
+    const int top = dt == SIMDAX_DTYPE_FLOAT16 ? 15 : 40;
+    Rng rng(test_seed(700));
+    for (const RowCase& c : kRowCases) {
+        for (int e = 1; e <= top; ++e) {
+            Operands io{TensorBuffer(dt, {c.rows, c.n}, {}, Role::Input), nullptr, nullptr,
+                        TensorBuffer(dt, {c.rows, c.n}, {}, Role::Output)};
+            const double m = std::ldexp(rng.uniform(1.0, 1.99), e);
+            io.x.fill([&](int64_t i) {
+                return i % c.n == (i / c.n) % c.n ? m : m - std::fabs(m) * rng.uniform(0.0, 1.0) - 7.0;
+            });
+            const CheckResult r = run_and_check(op_spec(SIMDAX_OPERATOR_LOG_SOFTMAX, {1}), io);
+            EXPECT_TRUE(r.ok) << "max ~2^" << e << " n=" << c.n << ": " << r.report;
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(HalfTypes, HalfReductions, testing::ValuesIn(kHalfTypes), half_name);
 
 }  // namespace
