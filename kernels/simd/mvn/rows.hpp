@@ -66,10 +66,15 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
             if (i > n) i = n;
             V::storen(yr, val(size_t(0), i), i);
         }
+        // Copies no store can reach: the intrinsic stores may alias any
+        // object in memory, so a member read through sc or bi would be
+        // reloaded after each store.
+        const SA sc_row = sc;
+        const BA bi_row = bi;
         for (; i + V::N <= n; i += V::N) {
             if (nx) __builtin_prefetch(nx + i, 0, 3);
             R t = V::fma(V::sub(V::load(xr + i), vmh), va, vb);
-            if constexpr (!kFolded) t = V::fma(t, sc.at(i, V::N), bi.at(i, V::N));
+            if constexpr (!kFolded) t = V::fma(t, sc_row.at(i, V::N), bi_row.at(i, V::N));
             if (stream) V::stream(yr + i, t);
             else V::store(yr + i, t);
         }
