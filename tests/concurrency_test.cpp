@@ -757,11 +757,14 @@ private:
         for (;;) {
             changed_.wait(lk, [&] { return stop_ || !queue_.empty(); });
             if (queue_.empty()) return;
-            // A lone call waits (once) for another caller's call to mix with.
+            // A lone call waits (once) for another caller's call to mix with;
+            // long enough, until the first mix, that a loaded machine (TSan
+            // on two cores) still gets one.
             Call* first = queue_.front().call;
             if (queued_calls_ == 1 && !first->waited) {
                 first->waited = true;
-                changed_.wait_for(lk, std::chrono::milliseconds(2), [&] { return queued_calls_ > 1; });
+                const auto wait = std::chrono::milliseconds(switches_ == 0 ? 500 : 2);
+                changed_.wait_for(lk, wait, [&] { return queued_calls_ > 1; });
             }
             const size_t k = size_t(rng_.range(0, int64_t(queue_.size()) - 1));
             const Item it = queue_[k];
