@@ -173,7 +173,8 @@ inline bool softmax_row_short(const T* x, T* y, size_t n) {
     const E m = V::hmax_n(v, n);
     if (V::bits(V::isnan(v)) || !MX::foldable(m)) return false;
     const E hi = MX::template hi_of<true>(m);
-    // Missing lanes are -inf: 2^t = 0 (ZERO), or <= 2^-126 in a sum >= ~1.
+    // Missing lanes are -inf: 2^t = 0 (ZERO), or <= 2^-126 in a sum >= ~1,
+    // where hsum_n may leave them out or not.
     const R e = MX::template ex<true, !kLog, kSumDeg<T, K>>(v, V::set1(-hi));
     const E s = V::hsum_n(e, n);
     if constexpr (kLog) {
