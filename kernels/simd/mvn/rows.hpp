@@ -66,15 +66,10 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
             if (i > n) i = n;
             V::storen(yr, val(size_t(0), i), i);
         }
-        // Copies no store can reach: the intrinsic stores may alias any
-        // object in memory, so a member read through sc or bi would be
-        // reloaded after each store.
-        const SA sc_row = sc;
-        const BA bi_row = bi;
         for (; i + V::N <= n; i += V::N) {
             if (nx) __builtin_prefetch(nx + i, 0, 3);
             R t = V::fma(V::sub(V::load(xr + i), vmh), va, vb);
-            if constexpr (!kFolded) t = V::fma(t, sc_row.at(i, V::N), bi_row.at(i, V::N));
+            if constexpr (!kFolded) t = V::fma(t, sc.at(i, V::N), bi.at(i, V::N));
             if (stream) V::stream(yr + i, t);
             else V::store(yr + i, t);
         }
@@ -87,9 +82,12 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
         size_t i = 0;
         for (; i + V::N <= nb; i += V::N) V::store(buf + i, val(b0 + i, V::N));
         if (i < nb) V::storen(buf + i, val(b0 + i, nb - i), nb - i);
-        const auto pre = [&](size_t q) {
+        // By value: a reference to sc or bi that escapes into the
+        // out-of-line activation would keep them in memory, where every
+        // (may-alias) vector store of the loops above forces a reload.
+        const auto pre = [sc, bi, xr, b0, mean = norm.mean, inv = norm.inv](size_t q) {
             const size_t e = b0 + q;
-            return sc.value(e) * ((double(to_e(xr[e])) - norm.mean) * norm.inv) + bi.value(e);
+            return sc.value(e) * ((double(to_e(xr[e])) - mean) * inv) + bi.value(e);
         };
         if constexpr (std::is_same_v<T, E>) {
             act_map_in_range<E>(out.act, buf, yr + b0, nb, pre);
