@@ -1,20 +1,34 @@
 #include "bench_data.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
 #include <utility>
 
+#include <sys/mman.h>
+
 #include "half_convert.hpp"
 
 namespace simdax_bench {
 
 // ------------------------------------------------------------ AlignedBuffer
+namespace {
+constexpr size_t kHugePage = size_t(2) << 20;
+}
+
+// On 2 MB pages where the kernel grants them (transparent huge pages in
+// madvise mode): a buffer up to 2 MB is then physically contiguous, so which
+// cache sets an L2-sized workload crowds no longer changes from run to run
+// with where the heap happened to put it.
 AlignedBuffer::AlignedBuffer(size_t bytes) : size_(bytes) {
-    const size_t rounded = (bytes + 63) / 64 * 64;
+    const size_t rounded = (std::max<size_t>(bytes, 1) + kHugePage - 1) / kHugePage * kHugePage;
     void* p = nullptr;
-    if (posix_memalign(&p, 64, rounded ? rounded : 64) != 0) throw std::bad_alloc();
+    if (posix_memalign(&p, kHugePage, rounded) != 0) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    madvise(p, rounded, MADV_HUGEPAGE);  // a hint: 4 KB pages if refused
+#endif
     std::memset(p, 0, rounded);  // touch every page before timing
     data_ = p;
 }

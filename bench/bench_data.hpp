@@ -15,7 +15,7 @@
 
 namespace simdax_bench {
 
-// 64-byte aligned, pre-faulted memory.
+// Pre-faulted memory aligned to 2 MB (see the constructor for why).
 class AlignedBuffer {
 public:
     AlignedBuffer() = default;
