@@ -36,12 +36,15 @@ inline T inv_divisor(T var, const VarianceNorm& v) {
 }
 
 // Whether 1 / divisor (computed in double) keeps its digits once rounded to
-// the compute type E: the divisor well inside E's normal range.
+// the compute type E: the divisor well inside E's normal range. Compared
+// squared, so the per-row check needs no square root.
 template <class E>
 inline bool divisor_in_range(double var, const VarianceNorm& v) {
     constexpr double min_divisor = sizeof(E) < sizeof(double) ? 0x1p-50 : 0x1p-400;
-    return !v.normalize_variance ||
-           mvn_divisor<ScalarMath<double>>(var, v.epsilon, v.epsilon_on_stddev) >= min_divisor;
+    if (!v.normalize_variance) return true;
+    if (!v.epsilon_on_stddev) return var + v.epsilon >= min_divisor * min_divisor;
+    const double short_by = min_divisor - v.epsilon;  // what sqrt(var) must reach
+    return var >= 0 && (short_by <= 0 || var >= short_by * short_by);
 }
 
 }  // namespace

@@ -101,10 +101,15 @@ template <class E>
 inline bool fits_fast_path(double mean, double m2, double n, const VarianceNorm& v) {
     constexpr bool f32 = sizeof(E) < sizeof(double);
     const double max_m2 = f32 ? 1e76 : 0x1p1020;
-    const double min_mag = f32 ? 0x1p-100 : 0x1p-970;
+    constexpr double min_mag = f32 ? 0x1p-100 : 0x1p-970;
     if (!std::isfinite(mean) || !(m2 <= max_m2)) return false;
-    const double mag = std::fabs(mean) + std::sqrt(m2 > 0 ? m2 : 0.0);
-    if (mag > 0 && mag < min_mag) return false;
+    // Values within min_mag of 0, without a square root (this runs once per
+    // row): |mean| and sqrt(m2) each under min_mag. That holds whenever
+    // their sum is under it, so no group the sum would send wide stays fast.
+    // In double, min_mag^2 is below the subnormals: only m2 = 0 qualifies.
+    constexpr double min_mag_sq = f32 ? min_mag * min_mag : 0.0;
+    const double m2p = m2 > 0 ? m2 : 0.0;
+    if ((mean != 0 || m2p > 0) && std::fabs(mean) < min_mag && m2p <= min_mag_sq) return false;
     return divisor_in_range<E>(m2 / n, v);
 }
 

@@ -154,6 +154,41 @@ TEST(MvnPlacement, TinyStddevDivisorOutsideTheFloatRange) {
     }
 }
 
+// Rows scaled across the fast path's limits (kernels/mvn_wide.hpp,
+// fits_fast_path): the divisor across 2^-50 under each placement and
+// epsilon, the values across 2^-100 from zero. Whichever path a row takes,
+// its output is the float64 formula's.
+TEST(MvnPlacement, RowsAcrossTheFastPathLimits) {
+    constexpr int64_t kRow = 67;  // vector body and tail
+    const int64_t sizes[2] = {2, kRow};
+    const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT32, 2, sizes, nullptr};
+    const uint32_t axes[1] = {1};
+    for (int e2 = -36; e2 >= -140; e2 -= 2) {
+        std::vector<float> x(size_t(2 * kRow));
+        for (int64_t i = 0; i < kRow; ++i) {
+            x[size_t(i)] = std::ldexp(1.0f + float(i % 7) * 0.125f, e2);             // mean far from 0
+            x[size_t(kRow + i)] = std::ldexp(float(i % 5) - 2.0f + 0.25f * float(i % 2), e2);  // near 0
+        }
+        for (auto placement : {SIMDAX_EPSILON_ON_VARIANCE, SIMDAX_EPSILON_ON_STDDEV}) {
+            for (float eps : {0.0f, 1e-30f, 1e-20f, 1e-5f}) {
+                const simdax_mvn_ex_desc d{{&t, nullptr, nullptr, &t, 1, axes, 1, eps, nullptr}, placement};
+                std::vector<float> y(x.size());
+                ASSERT_EQ(simdax_mean_variance_normalization_ex(&d, x.data(), nullptr, nullptr, y.data()),
+                          SIMDAX_OK)
+                    << simdax_last_error();
+                for (size_t g = 0; g < 2; ++g) {
+                    const std::vector<float> xg(x.begin() + ptrdiff_t(g) * kRow, x.begin() + ptrdiff_t(g + 1) * kRow);
+                    const std::vector<double> ref = expected(xg, eps, placement == SIMDAX_EPSILON_ON_STDDEV);
+                    for (size_t i = 0; i < ref.size(); ++i)
+                        ASSERT_NEAR(y[g * size_t(kRow) + i], ref[i], 1e-5 * std::fabs(ref[i]) + 1e-37)
+                            << "2^" << e2 << " row " << g << " element " << i << " eps " << eps
+                            << " placement " << placement;
+                }
+            }
+        }
+    }
+}
+
 TEST(MvnPlacement, OnnxDescFillsEveryField) {
     const int64_t sizes[4] = {2, 3, 4, 5};
     const simdax_tensor_desc in{SIMDAX_DTYPE_FLOAT16, 4, sizes, nullptr}, out = in;

@@ -22,11 +22,12 @@ struct RowMoments {
 };
 
 // Sums of e = x - sh and of e^2 over a row, block by block (copy, pfw: as
-// shifted_block_sums).
+// shifted_block_sums). Always inlined: GCC kept the first call out of line,
+// its sums returned through memory, once per row.
 template <class T>
-inline void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typename Vec<T>::E& s1,
-                     typename Vec<T>::E& s2, const void* pfw = nullptr, size_t pfw_esize = 0,
-                     typename Vec<T>::E* copy = nullptr) {
+SIMDAX_INLINE void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typename Vec<T>::E& s1,
+                            typename Vec<T>::E& s2, const void* pfw = nullptr, size_t pfw_esize = 0,
+                            typename Vec<T>::E* copy = nullptr) {
     using V = Vec<T>;
     using R = typename V::R;
     const R vs = V::set1(sh);
