@@ -1,0 +1,193 @@
+// simdax_lib_ab: one operator timed on two builds of libsimdax in one
+// process, for a regression of a few percent that run-to-run noise hides.
+//
+//   simdax_lib_ab OLD.so NEW.so OP DTYPE SHAPE [AXES] [SCALE_BIAS] [ISA] [SAMPLES]
+//   simdax_lib_ab old/libsimdax.so.0 new/libsimdax.so.0 mvn f32 64x128x768 2 1x1x768 avx512
+//
+// OP: log_softmax, softmax, hardmax, mvn, hard_sigmoid; AXES "2,3" ("-" for
+// none); SCALE_BIAS an MVN Scale/Bias shape ("-" for none). Both libraries
+// are dlopen'ed RTLD_LOCAL (each binds its own symbols; this program links
+// neither), create the same operator, and run on the same buffers (2 MB
+// pages, see bench/bench_data.cpp), alternately: the samples are pairs taken
+// back to back, and the order alternates so that neither library always runs
+// on the other's warm caches. Prints the medians and the median of the
+// per-pair ratios NEW/OLD (below 1: NEW faster). An A/A run (one build under
+// two file names) shows the tool's own spread: 0.99-1.01 here.
+#include <simdax/simdax.h>
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Library {
+    decltype(&simdax_operator_create) create;
+    decltype(&simdax_operator_execute) execute;
+    decltype(&simdax_operator_destroy) destroy;
+    decltype(&simdax_set_max_isa) set_max_isa;
+    decltype(&simdax_last_error) last_error;
+
+    explicit Library(const char* path) {
+        void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (!h) fail(dlerror());
+        create = reinterpret_cast<decltype(create)>(symbol(h, "simdax_operator_create"));
+        execute = reinterpret_cast<decltype(execute)>(symbol(h, "simdax_operator_execute"));
+        destroy = reinterpret_cast<decltype(destroy)>(symbol(h, "simdax_operator_destroy"));
+        set_max_isa = reinterpret_cast<decltype(set_max_isa)>(symbol(h, "simdax_set_max_isa"));
+        last_error = reinterpret_cast<decltype(last_error)>(symbol(h, "simdax_last_error"));
+    }
+    static void* symbol(void* h, const char* name) {
+        void* s = dlsym(h, name);
+        if (!s) fail(name);
+        return s;
+    }
+    [[noreturn]] static void fail(const char* what) {
+        std::fprintf(stderr, "simdax_lib_ab: %s\n", what);
+        std::exit(2);
+    }
+};
+
+std::vector<int64_t> parse_list(const std::string& s, char sep) {
+    std::vector<int64_t> v;
+    if (s == "-") return v;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, sep);) v.push_back(std::stoll(item));
+    return v;
+}
+
+void* huge_page_buffer(size_t bytes) {
+    constexpr size_t kPage = size_t(2) << 20;
+    const size_t rounded = (std::max<size_t>(bytes, 1) + kPage - 1) / kPage * kPage;
+    void* p = nullptr;
+    if (posix_memalign(&p, kPage, rounded) != 0) Library::fail("out of memory");
+    madvise(p, rounded, MADV_HUGEPAGE);
+    std::memset(p, 0, rounded);
+    return p;
+}
+
+// Values in [lo, hi) from a 64-bit LCG, stored as dtype (16-bit types by
+// truncating float's bits: any finite value in range will do here).
+void fill(void* dst, simdax_dtype dtype, int64_t count, double lo, double hi, uint64_t seed) {
+    for (int64_t i = 0; i < count; ++i) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        const double t = double(seed >> 11) * 0x1p-53;
+        const float f = float(lo + (hi - lo) * t);
+        uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        switch (dtype) {
+            case SIMDAX_DTYPE_FLOAT32: static_cast<float*>(dst)[i] = f; break;
+            case SIMDAX_DTYPE_FLOAT64: static_cast<double*>(dst)[i] = lo + (hi - lo) * t; break;
+            case SIMDAX_DTYPE_BFLOAT16: static_cast<uint16_t*>(dst)[i] = uint16_t(bits >> 16); break;
+            case SIMDAX_DTYPE_FLOAT16: {  // |f| <= 65504 assumed; rounding toward zero
+                const uint32_t sign = (bits >> 16) & 0x8000u;
+                const int exp = int((bits >> 23) & 0xff) - 127 + 15;
+                const uint32_t mant = (bits >> 13) & 0x3ffu;
+                static_cast<uint16_t*>(dst)[i] =
+                    uint16_t(exp <= 0 ? sign : sign | uint32_t(exp) << 10 | mant);
+                break;
+            }
+        }
+    }
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 6) {
+        std::fprintf(stderr,
+                     "usage: %s OLD.so NEW.so OP DTYPE SHAPE [AXES] [SCALE_BIAS] [ISA] [SAMPLES]\n",
+                     argv[0]);
+        return 2;
+    }
+    Library old_lib(argv[1]), new_lib(argv[2]);
+    const std::string op = argv[3], dtype_name = argv[4];
+    const std::vector<int64_t> shape = parse_list(argv[5], 'x');
+    const std::vector<int64_t> axes64 = parse_list(argc > 6 ? argv[6] : "-", ',');
+    const std::vector<int64_t> sb_shape = parse_list(argc > 7 ? argv[7] : "-", 'x');
+    const std::string isa_name = argc > 8 ? argv[8] : "avx512";
+    const int samples = argc > 9 ? std::atoi(argv[9]) : 41;
+
+    const simdax_dtype dtype = dtype_name == "f16"    ? SIMDAX_DTYPE_FLOAT16
+                               : dtype_name == "bf16" ? SIMDAX_DTYPE_BFLOAT16
+                               : dtype_name == "f64"  ? SIMDAX_DTYPE_FLOAT64
+                                                      : SIMDAX_DTYPE_FLOAT32;
+    const size_t esize = dtype == SIMDAX_DTYPE_FLOAT64 ? 8 : dtype == SIMDAX_DTYPE_FLOAT32 ? 4 : 2;
+    const simdax_isa isa = isa_name == "scalar" ? SIMDAX_ISA_SCALAR
+                           : isa_name == "avx2" ? SIMDAX_ISA_AVX2
+                           : isa_name == "neon" ? SIMDAX_ISA_NEON
+                                                : SIMDAX_ISA_AVX512;
+    int64_t count = 1, sb_count = 1;
+    for (int64_t s : shape) count *= s;
+    for (int64_t s : sb_shape) sb_count *= s;
+    std::vector<uint32_t> axes(axes64.begin(), axes64.end());
+
+    void* x = huge_page_buffer(size_t(count) * esize);
+    void* y = huge_page_buffer(size_t(count) * esize);
+    void* scale = sb_shape.empty() ? nullptr : huge_page_buffer(size_t(sb_count) * esize);
+    void* bias = sb_shape.empty() ? nullptr : huge_page_buffer(size_t(sb_count) * esize);
+    fill(x, dtype, count, -5.0, 5.0, 1);
+    if (scale) fill(scale, dtype, sb_count, 0.5, 1.5, 2);
+    if (bias) fill(bias, dtype, sb_count, -1.0, 1.0, 3);
+
+    const simdax_tensor_desc tensor = {dtype, uint32_t(shape.size()), shape.data(), nullptr};
+    const simdax_tensor_desc sb = {dtype, uint32_t(sb_shape.size()), sb_shape.data(), nullptr};
+    const simdax_axes_op_desc axes_desc = {&tensor, &tensor, uint32_t(axes.size()), axes.data()};
+    const simdax_mvn_desc mvn_desc = {&tensor, scale ? &sb : nullptr, bias ? &sb : nullptr, &tensor,
+                                      uint32_t(axes.size()), axes.data(), 1, 1e-5f, nullptr};
+    const simdax_hard_sigmoid_desc hs_desc = {&tensor, &tensor, 0.2f, 0.5f};
+    simdax_operator_desc desc;
+    if (op == "log_softmax") desc = {SIMDAX_OPERATOR_LOG_SOFTMAX, &axes_desc};
+    else if (op == "softmax") desc = {SIMDAX_OPERATOR_SOFTMAX, &axes_desc};
+    else if (op == "hardmax") desc = {SIMDAX_OPERATOR_HARDMAX, &axes_desc};
+    else if (op == "mvn") desc = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc};
+    else if (op == "hard_sigmoid") desc = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs_desc};
+    else Library::fail("unknown OP");
+
+    simdax_operator* ops[2] = {nullptr, nullptr};
+    Library* libs[2] = {&old_lib, &new_lib};
+    for (int k = 0; k < 2; ++k) {
+        if (libs[k]->set_max_isa(isa) != SIMDAX_OK || libs[k]->create(&desc, &ops[k]) != SIMDAX_OK)
+            Library::fail(libs[k]->last_error());
+    }
+    const simdax_bindings bindings = {x, scale, bias, y};
+
+    using clock = std::chrono::steady_clock;
+    auto run = [&](int k, int iterations) {
+        const auto start = clock::now();
+        for (int i = 0; i < iterations; ++i) libs[k]->execute(ops[k], &bindings);
+        return std::chrono::duration<double, std::micro>(clock::now() - start).count() / iterations;
+    };
+    const int iterations = std::max(1, int(20000.0 / std::max(run(0, 1), 1e-3)));  // ~20 ms a sample
+    std::vector<double> t[2], ratio;
+    for (int s = 0; s < samples; ++s) {
+        double pair[2];
+        for (int j = 0; j < 2; ++j) {
+            const int k = (s + j) % 2;
+            run(k, 1);  // its lines back in cache
+            pair[k] = run(k, iterations);
+        }
+        t[0].push_back(pair[0]);
+        t[1].push_back(pair[1]);
+        ratio.push_back(pair[1] / pair[0]);
+    }
+    std::printf("%s %s %s axes=%s %s: old %.4g us, new %.4g us (medians of %d); new/old %.3f (median of pairs)\n",
+                op.c_str(), dtype_name.c_str(), argv[5], argc > 6 ? argv[6] : "-", isa_name.c_str(),
+                median(t[0]), median(t[1]), samples, median(ratio));
+    for (int k = 0; k < 2; ++k) libs[k]->destroy(ops[k]);
+    return 0;
+}
