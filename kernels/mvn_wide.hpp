@@ -97,8 +97,11 @@ inline void chan_combine(Moments* s, double nb, double mb, double m2b) {
 // (within |mean| + sqrt(m2)) far from E's subnormal range, where the mean's
 // low part and x - mean lose digits (all-zero groups are exact); and the
 // divisor (when normalising) within E's reach (divisor_in_range).
+// Always inlined: it runs once per row, and GCC called it out of line
+// from the float16 rows kernel.
 template <class E>
-inline bool fits_fast_path(double mean, double m2, double n, const VarianceNorm& v) {
+inline __attribute__((always_inline)) bool fits_fast_path(double mean, double m2, double n,
+                                                          const VarianceNorm& v) {
     constexpr bool f32 = sizeof(E) < sizeof(double);
     const double max_m2 = f32 ? 1e76 : 0x1p1020;
     constexpr double min_mag = f32 ? 0x1p-100 : 0x1p-970;
