@@ -18,16 +18,20 @@ namespace {
 constexpr size_t kHugePage = size_t(2) << 20;
 }
 
-// On 2 MB pages where the kernel grants them (transparent huge pages in
-// madvise mode): a buffer up to 2 MB is then physically contiguous, so which
+// A buffer up to 2 MB sits on one 2 MB page where the kernel grants it
+// (transparent huge pages in madvise mode): physically contiguous, so which
 // cache sets an L2-sized workload crowds no longer changes from run to run
-// with where the heap happened to put it.
+// with where the heap happened to put it. Larger buffers stay on the heap's
+// pages: on 2 MB pages a 25 MB memcpy runs ~15% faster (fewer TLB misses),
+// which would move the baseline the big rows have been judged by.
 AlignedBuffer::AlignedBuffer(size_t bytes) : size_(bytes) {
-    const size_t rounded = (std::max<size_t>(bytes, 1) + kHugePage - 1) / kHugePage * kHugePage;
+    const bool huge = bytes <= kHugePage;
+    const size_t align = huge ? kHugePage : 64;
+    const size_t rounded = (std::max<size_t>(bytes, 1) + align - 1) / align * align;
     void* p = nullptr;
-    if (posix_memalign(&p, kHugePage, rounded) != 0) throw std::bad_alloc();
+    if (posix_memalign(&p, align, rounded) != 0) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
-    madvise(p, rounded, MADV_HUGEPAGE);  // a hint: 4 KB pages if refused
+    if (huge) madvise(p, rounded, MADV_HUGEPAGE);  // a hint: 4 KB pages if refused
 #endif
     std::memset(p, 0, rounded);  // touch every page before timing
     data_ = p;

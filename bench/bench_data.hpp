@@ -15,7 +15,8 @@
 
 namespace simdax_bench {
 
-// Pre-faulted memory aligned to 2 MB (see the constructor for why).
+// Pre-faulted memory, 64-byte aligned; up to 2 MB on one 2 MB page (see the
+// constructor for why).
 class AlignedBuffer {
 public:
     AlignedBuffer() = default;
