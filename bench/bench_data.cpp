@@ -1,40 +1,19 @@
 #include "bench_data.hpp"
 
-#include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <new>
 #include <utility>
 
-#include <sys/mman.h>
-
 #include "half_convert.hpp"
+#include "page_buffer.hpp"
 
 namespace simdax_bench {
 
 // ------------------------------------------------------------ AlignedBuffer
-namespace {
-constexpr size_t kHugePage = size_t(2) << 20;
-}
-
-// A buffer up to 2 MB sits on one 2 MB page where the kernel grants it
-// (transparent huge pages in madvise mode): physically contiguous, so which
-// cache sets an L2-sized workload crowds no longer changes from run to run
-// with where the heap happened to put it. Larger buffers stay on the heap's
-// pages: on 2 MB pages a 25 MB memcpy runs ~15% faster (fewer TLB misses),
-// which would move the baseline the big rows have been judged by.
 AlignedBuffer::AlignedBuffer(size_t bytes) : size_(bytes) {
-    const bool huge = bytes <= kHugePage;
-    const size_t align = huge ? kHugePage : 64;
-    const size_t rounded = (std::max<size_t>(bytes, 1) + align - 1) / align * align;
-    void* p = nullptr;
-    if (posix_memalign(&p, align, rounded) != 0) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-    if (huge) madvise(p, rounded, MADV_HUGEPAGE);  // a hint: 4 KB pages if refused
-#endif
-    std::memset(p, 0, rounded);  // touch every page before timing
-    data_ = p;
+    data_ = allocate_timing_buffer(bytes);
+    if (!data_) throw std::bad_alloc();
 }
 
 AlignedBuffer::~AlignedBuffer() { std::free(data_); }

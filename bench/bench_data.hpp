@@ -15,8 +15,8 @@
 
 namespace simdax_bench {
 
-// Pre-faulted memory, 64-byte aligned; up to 2 MB on one 2 MB page (see the
-// constructor for why).
+// Owns an allocate_timing_buffer (page_buffer.hpp): pre-faulted, aligned, up
+// to 2 MB on one 2 MB page.
 class AlignedBuffer {
 public:
     AlignedBuffer() = default;

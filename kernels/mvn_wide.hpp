@@ -13,6 +13,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "force_inline.hpp"
 #include "kernel_table.hpp"
 #include "mvn_divisor.hpp"
 
@@ -100,8 +101,7 @@ inline void chan_combine(Moments* s, double nb, double mb, double m2b) {
 // Always inlined: it runs once per row, and GCC called it out of line
 // from the float16 rows kernel.
 template <class E>
-inline __attribute__((always_inline)) bool fits_fast_path(double mean, double m2, double n,
-                                                          const VarianceNorm& v) {
+SIMDAX_INLINE bool fits_fast_path(double mean, double m2, double n, const VarianceNorm& v) {
     constexpr bool f32 = sizeof(E) < sizeof(double);
     const double max_m2 = f32 ? 1e76 : 0x1p1020;
     constexpr double min_mag = f32 ? 0x1p-100 : 0x1p-970;

@@ -6,13 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-// For the small vector helpers of hot loops (the exp core, the pipeline
-// stages): GCC's -O2 inliner otherwise leaves some of them out of line in the
-// AVX2 build, a call per vector.
-#define SIMDAX_INLINE inline __attribute__((always_inline))
-// Fully unrolls the loops over the vectors of a lane block, so that their
-// per-vector state stays in registers.
-#define SIMDAX_UNROLL _Pragma("GCC unroll 16")
+#include "force_inline.hpp"
 
 #ifndef SIMDAX_KERNEL_ISA
 #error "SIMD kernel headers are for kernel TUs only (SIMDAX_KERNEL_ISA=<isa>)"

@@ -7,8 +7,8 @@
 // OP: log_softmax, softmax, hardmax, mvn, hard_sigmoid; AXES "2,3" ("-" for
 // none); SCALE_BIAS an MVN Scale/Bias shape ("-" for none). Both libraries
 // are dlopen'ed RTLD_LOCAL (each binds its own symbols; this program links
-// neither), create the same operator, and run on the same buffers (2 MB
-// pages, see bench/bench_data.cpp), alternately: the samples are pairs taken
+// neither), create the same operator, and run on the same buffers (placed as
+// the bench places them, bench/page_buffer.hpp), alternately: the samples are pairs taken
 // back to back, and the order alternates so that neither library always runs
 // on the other's warm caches. Prints the medians and the median of the
 // per-pair ratios NEW/OLD (below 1: NEW faster). An A/A run (one build under
@@ -16,7 +16,6 @@
 #include <simdax/simdax.h>
 
 #include <dlfcn.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>
@@ -27,6 +26,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "page_buffer.hpp"
 
 namespace {
 
@@ -65,13 +66,9 @@ std::vector<int64_t> parse_list(const std::string& s, char sep) {
     return v;
 }
 
-void* huge_page_buffer(size_t bytes) {
-    constexpr size_t kPage = size_t(2) << 20;
-    const size_t rounded = (std::max<size_t>(bytes, 1) + kPage - 1) / kPage * kPage;
-    void* p = nullptr;
-    if (posix_memalign(&p, kPage, rounded) != 0) Library::fail("out of memory");
-    madvise(p, rounded, MADV_HUGEPAGE);
-    std::memset(p, 0, rounded);
+void* timing_buffer(size_t bytes) {
+    void* p = simdax_bench::allocate_timing_buffer(bytes);
+    if (!p) Library::fail("out of memory");
     return p;
 }
 
@@ -136,10 +133,10 @@ int main(int argc, char** argv) {
     for (int64_t s : sb_shape) sb_count *= s;
     std::vector<uint32_t> axes(axes64.begin(), axes64.end());
 
-    void* x = huge_page_buffer(size_t(count) * esize);
-    void* y = huge_page_buffer(size_t(count) * esize);
-    void* scale = sb_shape.empty() ? nullptr : huge_page_buffer(size_t(sb_count) * esize);
-    void* bias = sb_shape.empty() ? nullptr : huge_page_buffer(size_t(sb_count) * esize);
+    void* x = timing_buffer(size_t(count) * esize);
+    void* y = timing_buffer(size_t(count) * esize);
+    void* scale = sb_shape.empty() ? nullptr : timing_buffer(size_t(sb_count) * esize);
+    void* bias = sb_shape.empty() ? nullptr : timing_buffer(size_t(sb_count) * esize);
     fill(x, dtype, count, -5.0, 5.0, 1);
     if (scale) fill(scale, dtype, sb_count, 0.5, 1.5, 2);
     if (bias) fill(bias, dtype, sb_count, -1.0, 1.0, 3);
