@@ -16,6 +16,7 @@
 #include <numeric>
 
 #include "odometer.hpp"
+#include "row_offsets.hpp"
 #include "problem.hpp"
 
 namespace simdax {
@@ -156,6 +157,16 @@ void choose_form(const Problem& p, Plan* plan) {
 void split_work(Plan* plan) {
     constexpr int64_t kPartLen = int64_t(1) << 16;  // elements: big enough to amortise a state
     plan->lane_block = 256;
+    // LogSoftmax/Softmax columns whose rows alias modulo 4 KiB are written a
+    // kByRowsBytes chunk row at a time (kernels/simd/softmax/cols.hpp): a
+    // unit spans at least one chunk.
+    const bool softmax_family = plan->op == OpKind::log_softmax || plan->op == OpKind::softmax;
+    if (plan->form == Form::cols && softmax_family) {
+        const int64_t e = int64_t(plan->esize);
+        if (kernels::rows_alias_4k(plan->inner.stride[kX][0] * e) ||
+            kernels::rows_alias_4k(plan->inner.stride[kY][0] * e))
+            plan->lane_block = std::max<int64_t>(plan->lane_block, int64_t(kernels::kByRowsBytes) / e);
+    }
     const int64_t size = plan->op == OpKind::elementwise ? plan->run : plan->group_size;
     plan->parts = 1;
     plan->part_len = size;

@@ -418,8 +418,8 @@ TEST_P(KernelsIsa, Activation) {
     }
 }
 
-// Cols layouts: k lanes, r rows, row strides k + pads; buffers end at the
-// last lane of the last row.
+// Cols layouts: k lanes, r rows, row strides k + pads or powers of two;
+// buffers end at the last lane of the last row.
 struct ColsShape {
     size_t r, k;
     ptrdiff_t xrs, yrs;
@@ -430,6 +430,12 @@ std::vector<ColsShape> cols_shapes() {
         for (size_t r : {1, 2, 7, 70}) v.push_back({r, kk, ptrdiff_t(kk + 3), ptrdiff_t(kk)});
     for (size_t kk : {48, 64, 67, 100, 131}) v.push_back({130, kk, ptrdiff_t(kk), ptrdiff_t(kk + 1)});
     v.push_back({3000, 5, 9, 5});
+    // Row strides with few offsets modulo 4 KiB for every dtype (the cols
+    // kernels then write by rows, in chunks of 4 KiB of a row): lanes within,
+    // across and off the chunk, masked tails, x and y strides apart.
+    for (size_t kk : {5, 37, 1040, 2053}) v.push_back({kk > 1040 ? 9u : 70u, kk, 4096, 4096});
+    v.push_back({3, 300, 512, 1024});
+    v.push_back({33, 130, 2048, 131});
     return v;
 }
 

@@ -3,9 +3,12 @@
 // lane_blocks.hpp); rows are walked in blocks of up to kColRows: the block max,
 // then the block's sum of exp re-read from L1, folded into per-lane sums
 // held in double (a float running sum over many rows would drift). Then one
-// output pass. Special values as the chunk passes (blocks.hpp).
+// output pass, down the lane block (or by rows where the row stride has few
+// offsets modulo 4 KiB: softmax_cols_by_rows). Special values as the chunk
+// passes (blocks.hpp).
 #pragma once
 
+#include "row_offsets.hpp"
 #include "simd/lane_blocks.hpp"
 #include "simd/softmax/blocks.hpp"
 
@@ -13,13 +16,11 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 constexpr size_t kColRows = 64;
 
-// Rows of a block whose max and sum passes share L1: a row stride that is a
-// multiple of a large power of two sends every row of a lane block to the
-// same few L1 sets (4 KiB apart: the same sets), and then only a few rows
-// stay for the sum pass to re-read.
+// Rows of a block whose max and sum passes share L1: a row stride with few
+// offsets modulo 4 KiB sends every row of a lane block to the same few L1
+// sets, and then only a few rows stay for the sum pass to re-read.
 inline size_t col_block_rows(ptrdiff_t row_bytes) {
-    const size_t a = size_t(row_bytes < 0 ? -row_bytes : row_bytes) % 4096;
-    const size_t offsets = a == 0 ? 1 : 4096 / (a & (~a + 1));  // distinct row offsets mod 4 KiB
+    const size_t offsets = row_offsets_4k(row_bytes);
     return offsets * 8 < kColRows ? offsets * 8 : kColRows;
 }
 
@@ -115,11 +116,63 @@ void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
     cols_block_write<T, K, NV, PARTIAL>(x, y, r, tail, xrs, yrs, nm, c);
 }
 
+// The column walk for row strides with few offsets modulo 4 KiB
+// (rows_alias_4k): walking a lane block down its rows, the output pass would
+// load every row at the low address bits of the stores still pending from
+// the rows above it (the same lanes), and each load waits for them. Here each
+// chunk of lanes (kByRowsBytes of a row: a load meets the low address bits
+// of a pending store only a chunk row of stores later, as in a memcpy) is
+// reduced block by block as before, its -max and log(sum) or 1/sum kept per
+// lane in L1, and then written a whole chunk row at a time.
+template <class T, SoftmaxKind K>
+void softmax_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    constexpr size_t N = V::N, kChunk = kByRowsBytes / sizeof(T);
+    alignas(64) E nme[kChunk], ce[kChunk];
+    for (size_t c0 = 0; c0 < k; c0 += kChunk) {
+        const size_t kc = k - c0 < kChunk ? k - c0 : kChunk;
+        for_lane_blocks<V>(kc, [&](auto nv, auto partial, size_t l, size_t tail) {
+            constexpr int NV = decltype(nv)::value;
+            R mx[NV];
+            Wide<V> sum[NV];
+            cols_block_reduce<T, K, NV, decltype(partial)::value>(x + c0 + l, r, tail, xrs,
+                                                                  col_prefetch<V>(kc, l, NV, sizeof(T)), mx, sum);
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
+                const size_t at = l + size_t(u) * N, n = u == NV - 1 ? tail : N;
+                V::storen(nme + at, V::sub(V::zero(), mx[u]), n);
+                V::storen(ce + at, lane_divisor_term<V, K>(sum[u]), n);
+            }
+        });
+        auto out = [](R v, R nm, R c) {
+            if constexpr (K == SoftmaxKind::log) return V::sub(V::add(v, nm), c);
+            else return V::mul(MX::template ex<false, true, kSumDeg<T, K>>(v, nm), c);
+        };
+        const size_t full = kc / N * N;
+        for (size_t j = 0; j < r; ++j) {
+            const T* xr = x + ptrdiff_t(j) * xrs + c0;
+            T* yr = y + ptrdiff_t(j) * yrs + c0;
+            for (size_t l = 0; l < full; l += N)
+                V::store(yr + l, out(V::load(xr + l), V::load(nme + l), V::load(ce + l)));
+            if (full < kc) {
+                const size_t n = kc - full;
+                V::storen(yr + full, out(V::loadn(xr + full, n, V::zero()), V::loadn(nme + full, n, V::zero()),
+                                         V::loadn(ce + full, n, V::zero())), n);
+            }
+        }
+    }
+}
+
 template <class T, SoftmaxKind K>
 void softmax_or_log_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
     const VecScope scope;
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
+    const ptrdiff_t es = ptrdiff_t(sizeof(T));
+    if (rows_alias_4k(xrs * es) || rows_alias_4k(yrs * es))
+        return softmax_cols_by_rows<T, K>(x, y, r, k, xrs, yrs);
     for_lane_blocks<Vec<T>>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
         softmax_cols_block<T, K, decltype(nv)::value, decltype(partial)::value>(
             x + l, y + l, r, tail, xrs, yrs, col_prefetch<Vec<T>>(k, l, decltype(nv)::value, sizeof(T)));
