@@ -157,11 +157,10 @@ void choose_form(const Problem& p, Plan* plan) {
 void split_work(Plan* plan) {
     constexpr int64_t kPartLen = int64_t(1) << 16;  // elements: big enough to amortise a state
     plan->lane_block = 256;
-    // LogSoftmax/Softmax columns whose rows alias modulo 4 KiB are written a
-    // kByRowsBytes chunk row at a time (kernels/simd/softmax/cols.hpp): a
-    // unit spans at least one chunk.
-    const bool softmax_family = plan->op == OpKind::log_softmax || plan->op == OpKind::softmax;
-    if (plan->form == Form::cols && softmax_family) {
+    // LogSoftmax/Softmax and MVN columns whose rows alias modulo 4 KiB are
+    // written a chunk row at a time (kernels/simd/softmax/cols.hpp,
+    // kernels/simd/mvn/cols.hpp): a unit spans at least kByRowsBytes.
+    if (plan->form == Form::cols && plan->op != OpKind::hardmax) {
         const int64_t e = int64_t(plan->esize);
         if (kernels::rows_alias_4k(plan->inner.stride[kX][0] * e) ||
             kernels::rows_alias_4k(plan->inner.stride[kY][0] * e))

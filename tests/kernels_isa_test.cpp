@@ -531,6 +531,41 @@ TEST_P(KernelsIsa, MvnCols) {
     }
 }
 
+// A lane block outside the fast range (magnitudes near 1e30, whose squares
+// overflow float) beside fast ones, at a row stride that aliases modulo
+// 4 KiB: the chunk written by rows falls back to the walk down its lane
+// blocks, and every lane still matches the reference.
+TEST_P(KernelsIsa, MvnColsWideLaneBlockInAliasedRows) {
+    std::mt19937 rng(7);
+    const size_t r = 6, kk = 200, wide_lane = 70;
+    const ptrdiff_t rs = 2048;
+    for (DType dt : {DType::f32, DType::bf16}) {  // float compute types: 1e30 is representable
+        const size_t n = (r - 1) * size_t(rs) + kk;
+        Buf x(dt, n), y(dt, n), sc(dt, kk);
+        std::normal_distribution<double> nd(0.5, 1.0);
+        for (size_t i = 0; i < n; ++i) x.set(ptrdiff_t(i), nd(rng));
+        for (size_t j = 0; j < r; ++j) x.set(ptrdiff_t(j) * rs + ptrdiff_t(wide_lane), nd(rng) * 1e30);
+        fill_random(sc, kk, rng, 0.5, 2.0);
+        simdax::MvnArgs a{};
+        a.vn.normalize_variance = true;
+        a.vn.epsilon = 1e-5;
+        a.scale = sc.p();
+        a.scale_ks = 1;
+        a.act = {SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
+        k(dt).mvn_cols(x.p(), y.p(), r, kk, rs, rs, &a);
+        for (size_t l = 0; l < kk; ++l) {
+            const std::vector<double> g = read(x, r, rs, ptrdiff_t(l));
+            const RefMoments rm = ref_moments(g);
+            const double inv = ref_inv_divisor(rm.var, a.vn);
+            for (size_t j = 0; j < r; ++j) {
+                const double ref = sc.get(ptrdiff_t(l)) * (g[j] - rm.mean) * inv;
+                ASSERT_TRUE(close(y.get(ptrdiff_t(j) * rs + ptrdiff_t(l)), ref, dt, Tol::plain))
+                    << "mvn_cols " << dname(dt) << " l=" << l << " j=" << j;
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------- fused rows kernels
 // `rows` groups of n elements at row strides larger than n; the padding of y
 // holds a sentinel that must survive. Row g of the input gets a special-value
