@@ -157,15 +157,12 @@ void choose_form(const Problem& p, Plan* plan) {
 void split_work(Plan* plan) {
     constexpr int64_t kPartLen = int64_t(1) << 16;  // elements: big enough to amortise a state
     plan->lane_block = 256;
-    // LogSoftmax/Softmax and MVN columns whose rows alias modulo 4 KiB are
-    // written a chunk row at a time (kernels/simd/softmax/cols.hpp,
-    // kernels/simd/mvn/cols.hpp): a unit spans at least kByRowsBytes.
-    if (plan->form == Form::cols && plan->op != OpKind::hardmax) {
-        const int64_t e = int64_t(plan->esize);
-        if (kernels::rows_alias_4k(plan->inner.stride[kX][0] * e) ||
-            kernels::rows_alias_4k(plan->inner.stride[kY][0] * e))
-            plan->lane_block = std::max<int64_t>(plan->lane_block, int64_t(kernels::kByRowsBytes) / e);
-    }
+    // Columns whose rows alias modulo 4 KiB are written a chunk row at a
+    // time (the cols kernels of kernels/simd/softmax/cols.hpp, mvn/cols.hpp,
+    // hardmax.hpp): a unit spans at least kByRowsBytes.
+    if (plan->form == Form::cols &&
+        kernels::cols_by_rows(plan->inner.stride[kX][0], plan->inner.stride[kY][0], plan->esize))
+        plan->lane_block = std::max<int64_t>(plan->lane_block, int64_t(kernels::kByRowsBytes / plan->esize));
     const int64_t size = plan->op == OpKind::elementwise ? plan->run : plan->group_size;
     plan->parts = 1;
     plan->part_len = size;

@@ -18,8 +18,16 @@ inline size_t row_offsets_4k(ptrdiff_t row_bytes) {
 // sets (8 ways) and loads each row where the rows above were just stored.
 inline bool rows_alias_4k(ptrdiff_t row_bytes) { return row_offsets_4k(row_bytes) < 8; }
 
-// Bytes of a row a cols kernel writes at once for such strides (a cols
-// unit spans at least this much).
+// Whether a cols kernel whose rows are xrs and yrs elements of esize bytes
+// apart writes by rows (a chunk of lanes a whole row at a time) instead of
+// down each lane block: where either stride's rows share few offsets.
+inline bool cols_by_rows(ptrdiff_t xrs, ptrdiff_t yrs, size_t esize) {
+    const ptrdiff_t e = ptrdiff_t(esize);
+    return rows_alias_4k(xrs * e) || rows_alias_4k(yrs * e);
+}
+
+// Bytes of a row a cols kernel writes at once by rows (a cols unit spans at
+// least this much).
 constexpr size_t kByRowsBytes = 4096;
 
 }  // namespace simdax::kernels

@@ -122,6 +122,7 @@ std::vector<Workload> parallel_workloads() {
     // written by rows (kernels/simd/softmax/cols.hpp).
     w.push_back(plain("cols LogSoftmax [3,40,2048] {1}", op_spec(LS, {1}), {{3, 40, 2048}}));
     w.push_back(plain("cols Softmax [4,40,1536] {1}", op_spec(SM, {1}), {{4, 40, 1536}}));
+    w.push_back(plain("cols Hardmax [3,40,2048] {1}", op_spec(HM, {1}), {{3, 40, 2048}}));
     w.push_back(plain("general Hardmax [200,300] transposed {1}", op_spec(HM, {1}),
                       {{200, 300}, {1, 200}}));
     w.push_back(plain("general LogSoftmax [200,300] reversed out {1}", op_spec(LS, {1}),
@@ -144,6 +145,9 @@ std::vector<Workload> parallel_workloads() {
     w.push_back(with_scale_bias(
         plain("cols MVN [8,50,300] {1} tanh", mvn_op({1}, SIMDAX_ACTIVATION_TANH), {{8, 50, 300}}),
         {1, 50, 300}, {8, 1, 1}));
+    w.push_back(with_scale_bias(
+        plain("cols MVN [3,40,1024] {1} gelu", mvn_op({1}, SIMDAX_ACTIVATION_GELU), {{3, 40, 1024}}),
+        {1, 40, 1024}, {3, 1, 1}));
     w.push_back(with_scale_bias(plain("general MVN [200,300] transposed {1}",
                                       mvn_op({1}, SIMDAX_ACTIVATION_RELU), {{200, 300}, {1, 200}}),
                                 {1, 300}, {}));

@@ -4,8 +4,9 @@
 //     L1-sized block one pass finds the max and whether a NaN is present;
 //     only then is the block re-scanned (from L1) for the position.
 //   hardmax_cols: per lane a running (best value, best row) in vectors, then
-//     the one-hot rows. Row numbers ride in the compute type (exact below
-//     2^24 rows for float; beyond that a scalar path is used).
+//     the one-hot rows (down the lane block, or by rows where the row
+//     stride has few offsets modulo 4 KiB). Row numbers ride in the compute
+//     type (exact below 2^24 rows for float; beyond that a scalar path).
 //   hardmax_rows: whole rows; per block one pass for the max and a NaN/inf
 //     flag (x*0 is NaN for NaN and +-inf: one FMA per vector) that also
 //     zeroes the output row (not in place), the position from L1 only when
@@ -15,6 +16,7 @@
 #include <cstring>
 
 #include "kernel_table.hpp"
+#include "row_offsets.hpp"
 #include "simd/lane_blocks.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
@@ -82,14 +84,15 @@ void argmax(const void* xv, size_t n, int64_t base, ArgMax* st) {
     }
 }
 
+// Per lane of a block, the row of its first maximum (first NaN), as E.
 template <class T, int NV, bool PARTIAL>
-void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs,
-                        const ColPrefetch& pf) {
+SIMDAX_INLINE void hardmax_cols_argmax(const T* x, size_t r, size_t tail, ptrdiff_t xrs, const ColPrefetch& pf,
+                                       typename Vec<T>::R* at) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
-    const R zero = V::zero(), one = V::set1(E(1));
-    R best[NV], at[NV];
+    const R zero = V::zero();
+    R best[NV];
     SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
         best[u] = ld_lane<NV, PARTIAL>(x, u, tail, zero);
         at[u] = zero;
@@ -108,12 +111,53 @@ void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
             at[u] = V::blend(take, at[u], jv);
         }
     }
+}
+
+template <class T, int NV, bool PARTIAL>
+void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs,
+                        const ColPrefetch& pf) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    const R zero = V::zero(), one = V::set1(E(1));
+    R at[NV];
+    hardmax_cols_argmax<T, NV, PARTIAL>(x, r, tail, xrs, pf, at);
+    const size_t bytes = (size_t(NV - 1) * V::N + tail) * sizeof(T);
     for (size_t j = 0; j < r; ++j) {
         T* row = y + ptrdiff_t(j) * yrs;
         if (j + kColPrefetch < r) prefetch_row(row + ptrdiff_t(kColPrefetch) * yrs, bytes, true);
         const R jv = V::set1(E(j));
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(row, u, tail, V::blend(V::eq(at[u], jv), zero, one));
     }
+}
+
+// The cols walk for row strides with few offsets modulo 4 KiB (see
+// softmax_cols_by_rows): each chunk's argmax rows are kept per lane, then
+// the one-hot rows written a whole chunk row at a time.
+template <class T, int B>
+void hardmax_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    constexpr size_t N = V::N, kChunk = kByRowsBytes / sizeof(T);
+    alignas(64) E at[kChunk];
+    const R zero = V::zero(), one = V::set1(E(1));
+    for_lane_chunks(k, kChunk, [&](size_t c0, size_t kc) {
+        for_lane_blocks<V, B>(kc, [&](auto nv, auto partial, size_t l, size_t tail) {
+            constexpr int NV = decltype(nv)::value;
+            R a[NV];
+            hardmax_cols_argmax<T, NV, decltype(partial)::value>(x + c0 + l, r, tail, xrs,
+                                                                 col_prefetch<V, B>(kc, l, NV, sizeof(T)), a);
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) V::store(at + l + size_t(u) * N, a[u]);
+        });
+        const size_t full = kc / N * N;
+        for (size_t j = 0; j < r; ++j) {
+            T* yr = y + ptrdiff_t(j) * yrs + ptrdiff_t(c0);
+            const R jv = V::set1(E(j));
+            for (size_t l = 0; l < full; l += N) V::store(yr + l, V::blend(V::eq(V::load(at + l), jv), zero, one));
+            if (full < kc) V::storen(yr + full, V::blend(V::eq(V::load(at + full), jv), zero, one), kc - full);
+        }
+    });
 }
 
 // Scalar path for columns too tall for float row numbers.
@@ -238,6 +282,7 @@ void hardmax_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, p
     // (two cache lines per row, more memory parallelism per walk) where 32
     // registers hold them.
     constexpr int B = RegsOf<Vec<T>>::value >= 32 ? 8 : 4;
+    if (cols_by_rows(xrs, yrs, sizeof(T))) return hardmax_cols_by_rows<T, B>(x, y, r, k, xrs, yrs);
     for_lane_blocks<Vec<T>, B>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
         hardmax_cols_block<T, decltype(nv)::value, decltype(partial)::value>(
             x + l, y + l, r, tail, xrs, yrs, col_prefetch<Vec<T>, B>(k, l, decltype(nv)::value, sizeof(T)));

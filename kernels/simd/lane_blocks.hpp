@@ -25,6 +25,13 @@ inline void for_lane_blocks(size_t k, F f) {
     if (l < k) f(std::integral_constant<int, 1>{}, std::true_type{}, l, k - l);
 }
 
+// Calls f(c0, kc) for the chunks [c0, c0 + kc) of k lanes, chunk lanes each
+// (the last may be shorter), that a cols walk by rows takes at once.
+template <class F>
+inline void for_lane_chunks(size_t k, size_t chunk, F f) {
+    for (size_t c0 = 0; c0 < k; c0 += chunk) f(c0, k - c0 < chunk ? k - c0 : chunk);
+}
+
 // Rows ahead that the cols kernels prefetch: a walk down the reduced axis
 // jumps a whole row stride per step, which the hardware prefetchers do not
 // follow across pages.

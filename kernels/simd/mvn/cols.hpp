@@ -226,8 +226,7 @@ void mvn_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, ptrdi
     const T* sc = static_cast<const T*>(a.scale);
     const T* bi = static_cast<const T*>(a.bias);
     const bool plain = is_plain(a);
-    for (size_t c0 = 0; c0 < k; c0 += kChunk) {
-        const size_t kc = k - c0 < kChunk ? k - c0 : kChunk;
+    for_lane_chunks(k, kChunk, [&](size_t c0, size_t kc) {
         bool fast = true;
         for_lane_blocks<V>(kc, [&](auto nv, auto partial, size_t l, size_t tail) {
             constexpr int NV = decltype(nv)::value;
@@ -252,7 +251,7 @@ void mvn_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, ptrdi
                     x + c0 + l, y + c0 + l, r, tail, xrs, yrs, a, c0 + l,
                     col_prefetch<V>(kc, l, decltype(nv)::value, sizeof(T)));
             });
-            continue;
+            return;
         }
         const size_t full = kc / N * N;
         auto normed = [&](const T* xr, size_t l, size_t n) {
@@ -279,7 +278,7 @@ void mvn_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, ptrdi
             const T* bij = bi ? bi + ptrdiff_t(j) * a.bias_rs + c * a.bias_ks : nullptr;
             scale_bias_act<T>(tb, kc, scj, a.scale_ks, bij, a.bias_ks, a.act, yr, norm);
         }
-    }
+    });
 }
 
 template <class T>
@@ -288,8 +287,7 @@ void mvn_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdi
     const VecScope scope;
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
-    const ptrdiff_t es = ptrdiff_t(sizeof(T));
-    if (rows_alias_4k(xrs * es) || rows_alias_4k(yrs * es)) return mvn_cols_by_rows<T>(x, y, r, k, xrs, yrs, *a);
+    if (cols_by_rows(xrs, yrs, sizeof(T))) return mvn_cols_by_rows<T>(x, y, r, k, xrs, yrs, *a);
     for_lane_blocks<Vec<T>>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
         mvn_cols_block<T, decltype(nv)::value, decltype(partial)::value>(
             x + l, y + l, r, tail, xrs, yrs, *a, l, col_prefetch<Vec<T>>(k, l, decltype(nv)::value, sizeof(T)));

@@ -116,8 +116,34 @@ void softmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
     cols_block_write<T, K, NV, PARTIAL>(x, y, r, tail, xrs, yrs, nm, c);
 }
 
+// Lanes [0, kc) of rows [0, r), a whole row at a time, from per-lane -max
+// (nme) and log(sum) or 1/sum (ce): the arithmetic of cols_block_write.
+template <class T, SoftmaxKind K>
+void cols_write_by_rows(const T* x, T* y, size_t r, size_t kc, ptrdiff_t xrs, ptrdiff_t yrs,
+                        const typename Vec<T>::E* nme, const typename Vec<T>::E* ce) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    constexpr size_t N = V::N;
+    auto out = [](R v, R nm, R c) {
+        if constexpr (K == SoftmaxKind::log) return V::sub(V::add(v, nm), c);
+        else return V::mul(MX::template ex<false, true, kSumDeg<T, K>>(v, nm), c);
+    };
+    const size_t full = kc / N * N;
+    for (size_t j = 0; j < r; ++j) {
+        const T* xr = x + ptrdiff_t(j) * xrs;
+        T* yr = y + ptrdiff_t(j) * yrs;
+        for (size_t l = 0; l < full; l += N) V::store(yr + l, out(V::load(xr + l), V::load(nme + l), V::load(ce + l)));
+        if (full < kc) {
+            const size_t n = kc - full;
+            V::storen(yr + full, out(V::loadn(xr + full, n, V::zero()), V::loadn(nme + full, n, V::zero()),
+                                     V::loadn(ce + full, n, V::zero())), n);
+        }
+    }
+}
+
 // The column walk for row strides with few offsets modulo 4 KiB
-// (rows_alias_4k): walking a lane block down its rows, the output pass would
+// (cols_by_rows): walking a lane block down its rows, the output pass would
 // load every row at the low address bits of the stores still pending from
 // the rows above it (the same lanes), and each load waits for them. Here each
 // chunk of lanes (kByRowsBytes of a row: a load meets the low address bits
@@ -129,11 +155,9 @@ void softmax_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, p
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
-    using MX = SmxMath<V>;
     constexpr size_t N = V::N, kChunk = kByRowsBytes / sizeof(T);
     alignas(64) E nme[kChunk], ce[kChunk];
-    for (size_t c0 = 0; c0 < k; c0 += kChunk) {
-        const size_t kc = k - c0 < kChunk ? k - c0 : kChunk;
+    for_lane_chunks(k, kChunk, [&](size_t c0, size_t kc) {
         for_lane_blocks<V>(kc, [&](auto nv, auto partial, size_t l, size_t tail) {
             constexpr int NV = decltype(nv)::value;
             R mx[NV];
@@ -146,23 +170,8 @@ void softmax_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, p
                 V::storen(ce + at, lane_divisor_term<V, K>(sum[u]), n);
             }
         });
-        auto out = [](R v, R nm, R c) {
-            if constexpr (K == SoftmaxKind::log) return V::sub(V::add(v, nm), c);
-            else return V::mul(MX::template ex<false, true, kSumDeg<T, K>>(v, nm), c);
-        };
-        const size_t full = kc / N * N;
-        for (size_t j = 0; j < r; ++j) {
-            const T* xr = x + ptrdiff_t(j) * xrs + c0;
-            T* yr = y + ptrdiff_t(j) * yrs + c0;
-            for (size_t l = 0; l < full; l += N)
-                V::store(yr + l, out(V::load(xr + l), V::load(nme + l), V::load(ce + l)));
-            if (full < kc) {
-                const size_t n = kc - full;
-                V::storen(yr + full, out(V::loadn(xr + full, n, V::zero()), V::loadn(nme + full, n, V::zero()),
-                                         V::loadn(ce + full, n, V::zero())), n);
-            }
-        }
-    }
+        cols_write_by_rows<T, K>(x + c0, y + c0, r, kc, xrs, yrs, nme, ce);
+    });
 }
 
 template <class T, SoftmaxKind K>
@@ -170,9 +179,7 @@ void softmax_or_log_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t
     const VecScope scope;
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
-    const ptrdiff_t es = ptrdiff_t(sizeof(T));
-    if (rows_alias_4k(xrs * es) || rows_alias_4k(yrs * es))
-        return softmax_cols_by_rows<T, K>(x, y, r, k, xrs, yrs);
+    if (cols_by_rows(xrs, yrs, sizeof(T))) return softmax_cols_by_rows<T, K>(x, y, r, k, xrs, yrs);
     for_lane_blocks<Vec<T>>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
         softmax_cols_block<T, K, decltype(nv)::value, decltype(partial)::value>(
             x + l, y + l, r, tail, xrs, yrs, col_prefetch<Vec<T>>(k, l, decltype(nv)::value, sizeof(T)));

@@ -3,7 +3,7 @@
 // 64 lanes, 64 rows). cols_states reduces each lane as the cols walk does
 // and folds a group's lanes into its state (softmax_state.hpp, fold_maxsum;
 // LogSoftmax: log(sum) too, once per group); cols_apply writes every lane
-// from its group's state.
+// from its group's state, a row at a time.
 #pragma once
 
 #include <cmath>
@@ -70,30 +70,24 @@ void softmax_or_log_cols_states(const void* xv, size_t r, size_t k, ptrdiff_t xr
     }
 }
 
-// Every lane of a block gets its group's -max and log(sum) or 1/sum.
+// Every lane gets its group's -max and log(sum) or 1/sum; written a row of
+// kByRowsBytes at a time (cols_write_by_rows), as a memcpy walks.
 template <class T, SoftmaxKind K>
 void softmax_or_log_cols_apply(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs,
                                size_t run, const MaxSum* states) {
     const VecScope scope;
-    using V = Vec<T>;
-    using E = typename V::E;
+    using E = typename Vec<T>::E;
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
-    for_lane_blocks<V, kLaneVectors>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
-        constexpr int NV = decltype(nv)::value;
-        E nme[NV * V::N], ce[NV * V::N];
-        const size_t lanes = size_t(NV - 1) * V::N + tail;
-        for (size_t i = 0; i < lanes; ++i) {
-            const MaxSum& s = states[(l + i) / run];
+    constexpr size_t kChunk = kByRowsBytes / sizeof(T);
+    alignas(64) E nme[kChunk], ce[kChunk];
+    for_lane_chunks(k, kChunk, [&](size_t c0, size_t kc) {
+        for (size_t i = 0; i < kc; ++i) {
+            const MaxSum& s = states[(c0 + i) / run];
             nme[i] = -E(s.max);
             ce[i] = K == SoftmaxKind::log ? E(s.log_sum) : E(1.0 / s.sum);
         }
-        typename V::R nm[NV], c[NV];
-        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
-            nm[u] = V::loadn(nme + size_t(u) * V::N, lanes - size_t(u) * V::N, V::zero());
-            c[u] = V::loadn(ce + size_t(u) * V::N, lanes - size_t(u) * V::N, V::zero());
-        }
-        cols_block_write<T, K, NV, decltype(partial)::value>(x + l, y + l, r, tail, xrs, yrs, nm, c);
+        cols_write_by_rows<T, K>(x + c0, y + c0, r, kc, xrs, yrs, nme, ce);
     });
 }
 
