@@ -8,6 +8,10 @@
 
 namespace simdax::kernels {
 
+// Internal linkage: the kernels' copies are built with their ISA's flags and
+// must not be merged with each other's or the planner's.
+namespace {
+
 // Distinct offsets modulo 4 KiB of rows row_bytes apart.
 inline size_t row_offsets_4k(ptrdiff_t row_bytes) {
     const size_t a = size_t(row_bytes < 0 ? -row_bytes : row_bytes) % 4096;
@@ -30,4 +34,5 @@ inline bool cols_by_rows(ptrdiff_t xrs, ptrdiff_t yrs, size_t esize) {
 // least this much).
 constexpr size_t kByRowsBytes = 4096;
 
+}  // namespace
 }  // namespace simdax::kernels
