@@ -84,15 +84,16 @@ void argmax(const void* xv, size_t n, int64_t base, ArgMax* st) {
     }
 }
 
-// Per lane of a block, the row of its first maximum (first NaN), as E.
+// Per lane the row of the first maximum (first NaN), then its one-hot rows;
+// or, given at_rows, those rows stored there (hardmax_cols_by_rows writes).
 template <class T, int NV, bool PARTIAL>
-SIMDAX_INLINE void hardmax_cols_argmax(const T* x, size_t r, size_t tail, ptrdiff_t xrs, const ColPrefetch& pf,
-                                       typename Vec<T>::R* at) {
+void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs,
+                        const ColPrefetch& pf, typename Vec<T>::E* at_rows = nullptr) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
-    const R zero = V::zero();
-    R best[NV];
+    const R zero = V::zero(), one = V::set1(E(1));
+    R best[NV], at[NV];
     SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
         best[u] = ld_lane<NV, PARTIAL>(x, u, tail, zero);
         at[u] = zero;
@@ -111,18 +112,10 @@ SIMDAX_INLINE void hardmax_cols_argmax(const T* x, size_t r, size_t tail, ptrdif
             at[u] = V::blend(take, at[u], jv);
         }
     }
-}
-
-template <class T, int NV, bool PARTIAL>
-void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs,
-                        const ColPrefetch& pf) {
-    using V = Vec<T>;
-    using E = typename V::E;
-    using R = typename V::R;
-    const R zero = V::zero(), one = V::set1(E(1));
-    R at[NV];
-    hardmax_cols_argmax<T, NV, PARTIAL>(x, r, tail, xrs, pf, at);
-    const size_t bytes = (size_t(NV - 1) * V::N + tail) * sizeof(T);
+    if (at_rows) {
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) V::store(at_rows + size_t(u) * V::N, at[u]);
+        return;
+    }
     for (size_t j = 0; j < r; ++j) {
         T* row = y + ptrdiff_t(j) * yrs;
         if (j + kColPrefetch < r) prefetch_row(row + ptrdiff_t(kColPrefetch) * yrs, bytes, true);
@@ -145,10 +138,8 @@ void hardmax_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, p
     for_lane_chunks(k, kChunk, [&](size_t c0, size_t kc) {
         for_lane_blocks<V, B>(kc, [&](auto nv, auto partial, size_t l, size_t tail) {
             constexpr int NV = decltype(nv)::value;
-            R a[NV];
-            hardmax_cols_argmax<T, NV, decltype(partial)::value>(x + c0 + l, r, tail, xrs,
-                                                                 col_prefetch<V, B>(kc, l, NV, sizeof(T)), a);
-            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) V::store(at + l + size_t(u) * N, a[u]);
+            hardmax_cols_block<T, NV, decltype(partial)::value>(x + c0 + l, nullptr, r, tail, xrs, 0,
+                                                                col_prefetch<V, B>(kc, l, NV, sizeof(T)), at + l);
         });
         const size_t full = kc / N * N;
         for (size_t j = 0; j < r; ++j) {
