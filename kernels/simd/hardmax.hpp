@@ -85,10 +85,11 @@ void argmax(const void* xv, size_t n, int64_t base, ArgMax* st) {
 }
 
 // Per lane the row of the first maximum (first NaN), then its one-hot rows;
-// or, given at_rows, those rows stored there (hardmax_cols_by_rows writes).
+// or, given at_rows, those rows' vectors stored there (for
+// hardmax_cols_by_rows).
 template <class T, int NV, bool PARTIAL>
 void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs,
-                        const ColPrefetch& pf, typename Vec<T>::E* at_rows = nullptr) {
+                        const ColPrefetch& pf, typename Vec<T>::R* at_rows = nullptr) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -113,7 +114,7 @@ void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
         }
     }
     if (at_rows) {
-        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) V::store(at_rows + size_t(u) * V::N, at[u]);
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) at_rows[u] = at[u];
         return;
     }
     for (size_t j = 0; j < r; ++j) {
@@ -133,20 +134,20 @@ void hardmax_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, p
     using E = typename V::E;
     using R = typename V::R;
     constexpr size_t N = V::N, kChunk = kByRowsBytes / sizeof(T);
-    alignas(64) E at[kChunk];
+    R at[kChunk / N];  // vectors: NEON's float16 E is not a load type
     const R zero = V::zero(), one = V::set1(E(1));
     for_lane_chunks(k, kChunk, [&](size_t c0, size_t kc) {
         for_lane_blocks<V, B>(kc, [&](auto nv, auto partial, size_t l, size_t tail) {
             constexpr int NV = decltype(nv)::value;
             hardmax_cols_block<T, NV, decltype(partial)::value>(x + c0 + l, nullptr, r, tail, xrs, 0,
-                                                                col_prefetch<V, B>(kc, l, NV, sizeof(T)), at + l);
+                                                                col_prefetch<V, B>(kc, l, NV, sizeof(T)), at + l / N);
         });
         const size_t full = kc / N * N;
         for (size_t j = 0; j < r; ++j) {
             T* yr = y + ptrdiff_t(j) * yrs + ptrdiff_t(c0);
             const R jv = V::set1(E(j));
-            for (size_t l = 0; l < full; l += N) V::store(yr + l, V::blend(V::eq(V::load(at + l), jv), zero, one));
-            if (full < kc) V::storen(yr + full, V::blend(V::eq(V::load(at + full), jv), zero, one), kc - full);
+            for (size_t l = 0; l < full; l += N) V::store(yr + l, V::blend(V::eq(at[l / N], jv), zero, one));
+            if (full < kc) V::storen(yr + full, V::blend(V::eq(at[full / N], jv), zero, one), kc - full);
         }
     });
 }
