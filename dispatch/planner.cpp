@@ -16,8 +16,8 @@
 #include <numeric>
 
 #include "odometer.hpp"
-#include "row_offsets.hpp"
 #include "problem.hpp"
+#include "row_offsets.hpp"
 
 namespace simdax {
 namespace {

@@ -69,6 +69,15 @@ SIMDAX_INLINE void cols_block_reduce(const T* x, size_t r, size_t tail, ptrdiff_
     }
 }
 
+// A lane's output from x, nm = -max and c = log(sum) (LogSoftmax) or 1/sum
+// (Softmax): both output walks (cols_block_write, cols_write_by_rows).
+template <class T, SoftmaxKind K>
+SIMDAX_INLINE typename Vec<T>::R cols_out(typename Vec<T>::R v, typename Vec<T>::R nm, typename Vec<T>::R c) {
+    using V = Vec<T>;
+    if constexpr (K == SoftmaxKind::log) return V::sub(V::add(v, nm), c);
+    else return V::mul(SmxMath<V>::template ex<false, true, kSumDeg<T, K>>(v, nm), c);
+}
+
 // y of a block from per-lane nm = -max and c = log(sum) (LogSoftmax) or
 // 1/sum (Softmax).
 template <class T, SoftmaxKind K, int NV, bool PARTIAL>
@@ -76,7 +85,6 @@ SIMDAX_INLINE void cols_block_write(const T* x, T* y, size_t r, size_t tail, ptr
                                     const typename Vec<T>::R* nm, const typename Vec<T>::R* c) {
     using V = Vec<T>;
     using R = typename V::R;
-    using MX = SmxMath<V>;
     const R zero = V::zero();
     const size_t bytes = (size_t(NV - 1) * V::N + tail) * sizeof(T);
     for (size_t j = 0; j < r; ++j) {
@@ -85,9 +93,7 @@ SIMDAX_INLINE void cols_block_write(const T* x, T* y, size_t r, size_t tail, ptr
         if (j + kColPrefetch < r) prefetch_row(yr + ptrdiff_t(kColPrefetch) * yrs, bytes, true);
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
             const R v = ld_lane<NV, PARTIAL>(xr, u, tail, zero);
-            st_lane<NV, PARTIAL>(yr, u, tail,
-                                 K == SoftmaxKind::log ? V::sub(V::add(v, nm[u]), c[u])
-                                                       : V::mul(MX::template ex<false, true, kSumDeg<T, K>>(v, nm[u]), c[u]));
+            st_lane<NV, PARTIAL>(yr, u, tail, cols_out<T, K>(v, nm[u], c[u]));
         }
     }
 }
@@ -122,22 +128,16 @@ template <class T, SoftmaxKind K>
 void cols_write_by_rows(const T* x, T* y, size_t r, size_t kc, ptrdiff_t xrs, ptrdiff_t yrs,
                         const typename Vec<T>::E* nme, const typename Vec<T>::E* ce) {
     using V = Vec<T>;
-    using R = typename V::R;
-    using MX = SmxMath<V>;
     constexpr size_t N = V::N;
-    auto out = [](R v, R nm, R c) {
-        if constexpr (K == SoftmaxKind::log) return V::sub(V::add(v, nm), c);
-        else return V::mul(MX::template ex<false, true, kSumDeg<T, K>>(v, nm), c);
-    };
     const size_t full = kc / N * N;
     for (size_t j = 0; j < r; ++j) {
         const T* xr = x + ptrdiff_t(j) * xrs;
         T* yr = y + ptrdiff_t(j) * yrs;
-        for (size_t l = 0; l < full; l += N) V::store(yr + l, out(V::load(xr + l), V::load(nme + l), V::load(ce + l)));
+        for (size_t l = 0; l < full; l += N) V::store(yr + l, cols_out<T, K>(V::load(xr + l), V::load(nme + l), V::load(ce + l)));
         if (full < kc) {
             const size_t n = kc - full;
-            V::storen(yr + full, out(V::loadn(xr + full, n, V::zero()), V::loadn(nme + full, n, V::zero()),
-                                     V::loadn(ce + full, n, V::zero())), n);
+            V::storen(yr + full, cols_out<T, K>(V::loadn(xr + full, n, V::zero()), V::loadn(nme + full, n, V::zero()),
+                                                V::loadn(ce + full, n, V::zero())), n);
         }
     }
 }
