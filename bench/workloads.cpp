@@ -25,6 +25,9 @@ std::vector<Workload> make_workloads() {
         {"W8b", Op::HardSigmoid, F32, {64, 1024}, {}, {}, 1.3, false},
         {"F2", Op::LogSoftmax, F16, {16, 32000}, {1}, {}, 2.5, false},
         {"F4", Op::Softmax, F16, {8, 12, 128, 128}, {3}, {}, 2.5, false},
+        // Hardmax's float16 twins (native float16 compares on avx512fp16).
+        {"F6a", Op::Hardmax, F16, {128, 1000}, {1}, {}, 1.3, false},
+        {"F6b", Op::Hardmax, F16, {2, 64, 56, 56}, {1}, {}, 1.5, false},
         {"F7c", Op::Mvn, F16, {64, 128, 768}, {2}, {1, 1, 768}, 1.5, false},
         {"F8a", Op::HardSigmoid, F16, {16777216}, {}, {}, 1.0, false},
         {"B2", Op::LogSoftmax, BF16, {16, 32000}, {1}, {}, 2.5, false},

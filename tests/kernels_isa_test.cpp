@@ -12,6 +12,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cpu_features.hpp"
@@ -794,17 +795,34 @@ INSTANTIATE_TEST_SUITE_P(Isas, KernelsIsa, ::testing::ValuesIn(runnable_isas()),
                              return std::string(simdax_isa_name(i.param));
                          });
 
-#if defined(__x86_64__) || defined(_M_X64)
-// avx512fp16 overrides no kernel (kernels/avx512fp16/table_avx512fp16.cpp
-// says why), so on an AVX512-FP16 CPU it runs exactly the avx512 kernels,
-// which tests_avx512 runs natively on any AVX-512 CPU. An override added
-// there must come with an FP16 machine to test it on.
-TEST(KernelTables, Avx512Fp16RunsTheAvx512Kernels) {
-    const simdax::IsaKernels* a = simdax::isa_kernels(SIMDAX_ISA_AVX512);
-    const simdax::IsaKernels* f = simdax::isa_kernels(SIMDAX_ISA_AVX512FP16);
-    if (!a || !f) GTEST_SKIP() << "avx512 or avx512fp16 switched off in this build";
-    EXPECT_EQ(0, std::memcmp(a, f, sizeof(simdax::IsaKernels)));
+// The native float16 levels (simd/f16/f16_kernels.hpp) replace exactly the
+// float16 Hardmax slots and the activation; every other entry is their
+// base's, which the base's own run tests (natively on any CPU of that
+// family).
+TEST(KernelTables, NativeFloat16LevelsReplaceOnlyTheirSlots) {
+    int pairs = 0;
+    for (auto [base, native] : {std::pair{SIMDAX_ISA_AVX512, SIMDAX_ISA_AVX512FP16},
+                                std::pair{SIMDAX_ISA_NEON, SIMDAX_ISA_NEONFP16}}) {
+        const simdax::IsaKernels* b = simdax::isa_kernels(base);
+        const simdax::IsaKernels* n = simdax::isa_kernels(native);
+        if (!b || !n) continue;
+        ++pairs;
+        const DtypeKernels& bf = b->dt[int(DType::f16)];
+        const DtypeKernels& nf = n->dt[int(DType::f16)];
+        EXPECT_NE(bf.argmax, nf.argmax);
+        EXPECT_NE(bf.hardmax_cols, nf.hardmax_cols);
+        EXPECT_NE(bf.hardmax_rows, nf.hardmax_rows);
+        EXPECT_NE(bf.activation, nf.activation);
+        simdax::IsaKernels same = *n;
+        DtypeKernels& sf = same.dt[int(DType::f16)];
+        sf.argmax = bf.argmax;
+        sf.hardmax_cols = bf.hardmax_cols;
+        sf.hardmax_rows = bf.hardmax_rows;
+        sf.activation = bf.activation;
+        for (int d = 0; d < simdax::kDTypeCount; ++d)
+            EXPECT_EQ(0, std::memcmp(&same.dt[d], &b->dt[d], sizeof(DtypeKernels))) << simdax_isa_name(native) << " dtype " << d;
+    }
+    if (pairs == 0) GTEST_SKIP() << "no native float16 level compiled in with its base";
 }
-#endif
 
 }  // namespace

@@ -1,14 +1,16 @@
-// The avx512fp16 kernel table. Every entry is inherited from avx512:
-//  - the avx512 kernels already store bfloat16 with VCVTNEPS2BF16 where the
-//    CPU has it (a CPU fact), its flushed subnormal lanes redone exactly;
-//  - float16 arithmetic rounds alpha/beta to half precision, so HardSigmoid
-//    or the activations computed in fp16 miss the 1-ulp bound near
-//    cancellation (alpha*x ~ -beta). Only exact operations could move here.
-#include "kernel_table.hpp"
+// The avx512fp16 table: the float16 entries that gain from native float16
+// arithmetic and stay exact (simd/f16/f16_kernels.hpp: Hardmax compares,
+// ReLU). Every other entry is nullptr, inherited from avx512: float16
+// softmax, MVN and the rounding activations compute in float and round once
+// on store (docs/spec.md: 1 ulp; float16 arithmetic would also round alpha
+// and beta to half precision), and bfloat16 stores already use
+// VCVTNEPS2BF16 in the avx512 kernels where the CPU has it.
+#include "simd/f16/f16_kernels.hpp"
+#include "simd/cpu_facts.hpp"
 
 namespace simdax::kernels::avx512fp16 {
 
 extern const IsaKernels kTable;
-const IsaKernels kTable = {};
+const IsaKernels kTable = {{DtypeKernels{}, native_f16_kernels(), DtypeKernels{}, DtypeKernels{}}, &cpu_facts};
 
 }  // namespace simdax::kernels::avx512fp16

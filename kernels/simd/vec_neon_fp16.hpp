@@ -2,13 +2,7 @@
 // compiled with -march=armv8.2-a+fp16; only ever called when HWCAP reports
 // ASIMDHP and FPHP). VH = 8 x __fp16, the lane part of vec_contract.hpp's
 // vocabulary with vec_neon.hpp's conventions; intrinsics throughout (xsimd
-// 8.1 has no float16 type).
-//
-// H16 is float16 storage whose kernels compute *in* float16 (VecOf<H16> =
-// VH), unlike F16, which computes in float. Only kernels whose result does
-// not depend on float16 rounding use it: comparisons, max, selection
-// (Hardmax, ReLU). Anything that rounds (a product, a sum, exp) stays on the
-// float path, where one rounding on store meets the 1-ulp bound of docs/spec.md.
+// 8.1 has no float16 type). H16, the storage it computes: simd/f16/h16.hpp.
 #pragma once
 
 #if !defined(__aarch64__) || !defined(__ARM_FEATURE_FP16_VECTOR_ARITHMETIC)
@@ -19,13 +13,10 @@
 
 #include <cstring>
 
+#include "simd/f16/h16.hpp"
 #include "simd/vec.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
-
-struct H16 {
-    uint16_t bits;
-};
 
 struct VH {
     using E = float16_t;
@@ -98,9 +89,5 @@ inline float16_t to_e(H16 v) {
     std::memcpy(&h, &v.bits, 2);
     return h;
 }
-inline void put_one(H16* p) { p->bits = 0x3c00; }
-
-// Row numbers ride in float16 in hardmax_cols: exact up to 2^11.
-constexpr size_t kF16ExactRows = size_t(1) << 11;
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

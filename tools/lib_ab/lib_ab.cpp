@@ -4,7 +4,7 @@
 //   simdax_lib_ab OLD.so NEW.so OP DTYPE SHAPE [AXES] [SCALE_BIAS] [ISA] [SAMPLES]
 //   simdax_lib_ab old/libsimdax.so.0 new/libsimdax.so.0 mvn f32 64x128x768 2 1x1x768 avx512
 //
-// OP: log_softmax, softmax, hardmax, mvn, hard_sigmoid; AXES "2,3" ("-" for
+// OP: log_softmax, softmax, hardmax, mvn, hard_sigmoid, relu; AXES "2,3" ("-" for
 // none); SCALE_BIAS an MVN Scale/Bias shape ("-" for none). Both libraries
 // are dlopen'ed RTLD_LOCAL (each binds its own symbols; this program links
 // neither), create the same operator, and run on the same buffers (placed as
@@ -37,6 +37,7 @@ struct Library {
     decltype(&simdax_operator_destroy) destroy;
     decltype(&simdax_set_max_isa) set_max_isa;
     decltype(&simdax_last_error) last_error;
+    decltype(&simdax_isa_name) isa_name;
 
     explicit Library(const char* path) {
         void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -46,6 +47,7 @@ struct Library {
         destroy = reinterpret_cast<decltype(destroy)>(symbol(h, "simdax_operator_destroy"));
         set_max_isa = reinterpret_cast<decltype(set_max_isa)>(symbol(h, "simdax_set_max_isa"));
         last_error = reinterpret_cast<decltype(last_error)>(symbol(h, "simdax_last_error"));
+        isa_name = reinterpret_cast<decltype(isa_name)>(symbol(h, "simdax_isa_name"));
     }
     static void* symbol(void* h, const char* name) {
         void* s = dlsym(h, name);
@@ -124,10 +126,9 @@ int main(int argc, char** argv) {
                                : dtype_name == "f64"  ? SIMDAX_DTYPE_FLOAT64
                                                       : SIMDAX_DTYPE_FLOAT32;
     const size_t esize = dtype == SIMDAX_DTYPE_FLOAT64 ? 8 : dtype == SIMDAX_DTYPE_FLOAT32 ? 4 : 2;
-    const simdax_isa isa = isa_name == "scalar" ? SIMDAX_ISA_SCALAR
-                           : isa_name == "avx2" ? SIMDAX_ISA_AVX2
-                           : isa_name == "neon" ? SIMDAX_ISA_NEON
-                                                : SIMDAX_ISA_AVX512;
+    int isa = 0;  // named as the library names it
+    while (isa < SIMDAX_ISA_COUNT && isa_name != old_lib.isa_name(simdax_isa(isa))) ++isa;
+    if (isa == SIMDAX_ISA_COUNT) Library::fail("unknown ISA");
     int64_t count = 1, sb_count = 1;
     for (int64_t s : shape) count *= s;
     for (int64_t s : sb_shape) sb_count *= s;
@@ -147,18 +148,20 @@ int main(int argc, char** argv) {
     const simdax_mvn_desc mvn_desc = {&tensor, scale ? &sb : nullptr, bias ? &sb : nullptr, &tensor,
                                       uint32_t(axes.size()), axes.data(), 1, 1e-5f, nullptr};
     const simdax_hard_sigmoid_desc hs_desc = {&tensor, &tensor, 0.2f, 0.5f};
+    const simdax_activation_op_desc relu_desc = {&tensor, &tensor, {SIMDAX_ACTIVATION_RELU, 0.0f, 0.0f, 0.0f}};
     simdax_operator_desc desc;
     if (op == "log_softmax") desc = {SIMDAX_OPERATOR_LOG_SOFTMAX, &axes_desc};
     else if (op == "softmax") desc = {SIMDAX_OPERATOR_SOFTMAX, &axes_desc};
     else if (op == "hardmax") desc = {SIMDAX_OPERATOR_HARDMAX, &axes_desc};
     else if (op == "mvn") desc = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc};
     else if (op == "hard_sigmoid") desc = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs_desc};
+    else if (op == "relu") desc = {SIMDAX_OPERATOR_ACTIVATION, &relu_desc};
     else Library::fail("unknown OP");
 
     simdax_operator* ops[2] = {nullptr, nullptr};
     Library* libs[2] = {&old_lib, &new_lib};
     for (int k = 0; k < 2; ++k) {
-        if (libs[k]->set_max_isa(isa) != SIMDAX_OK || libs[k]->create(&desc, &ops[k]) != SIMDAX_OK)
+        if (libs[k]->set_max_isa(simdax_isa(isa)) != SIMDAX_OK || libs[k]->create(&desc, &ops[k]) != SIMDAX_OK)
             Library::fail(libs[k]->last_error());
     }
     const simdax_bindings bindings = {x, scale, bias, y};
