@@ -85,6 +85,33 @@ void run_memcpy(benchmark::State& state, const Workload* w) {
     state.SetItemsProcessed(state.iterations() * element_count(w->shape));
 }
 
+// The same copy split into one contiguous slice per thread of the pool that
+// runs the multi-core variants: what the memory system gives a copy on every
+// core, the ceiling for ops that move the same bytes (the threads table).
+void run_memcpy_parallel(benchmark::State& state, const Workload* w) {
+    const DataSet& data = memcpy_data(*w);
+    struct Copy {
+        const char* src;
+        char* dst;
+        size_t bytes, slices;
+    } copy{static_cast<const char*>(data.input.data()), static_cast<char*>(data.output.data()),
+           data.input.size(), parallel_threads()};
+    const simdax_parallel* pool = pool_hook();
+    auto slice = [](void* arg, size_t i) {
+        const Copy& c = *static_cast<const Copy*>(arg);
+        const size_t lo = c.bytes * i / c.slices / 64 * 64;
+        const size_t hi = i + 1 == c.slices ? c.bytes : c.bytes * (i + 1) / c.slices / 64 * 64;
+        std::memcpy(c.dst + lo, c.src + lo, hi - lo);
+    };
+    for (auto _ : state) {
+        pool->parallel_for(pool->context, copy.slices, slice, &copy);
+        benchmark::ClobberMemory();
+    }
+    benchmark::DoNotOptimize(data.output.data());
+    state.SetBytesProcessed(state.iterations() * int64_t(2 * copy.bytes));
+    state.SetItemsProcessed(state.iterations() * element_count(w->shape));
+}
+
 // The same copy, timed by hand, over kPairs (source, destination) pairs that
 // hold the same bytes at different addresses: each iteration takes kSamples
 // samples, the pairs in turn (a sample is enough copies back to back to
@@ -170,6 +197,11 @@ void register_baselines(const Workload& w) {
             ->Unit(benchmark::kMicrosecond)
             ->UseManualTime();
     register_read(read_name(w), w);
+    if (parallel_threads() > 1 && pool_hook())
+        benchmark::RegisterBenchmark(threads_name(memcpy_name(w), parallel_threads()).c_str(),
+                                     run_memcpy_parallel, &w)
+            ->Unit(benchmark::kMicrosecond)
+            ->UseRealTime();
 }
 
 unsigned parallel_threads() {

@@ -289,13 +289,18 @@ void RatioTableReporter::print_threads(size_t name_width) const {
         if (!header) {
             *table_ << "\nthreads=" << threads << " on " << isa
                     << " (built-in pool; wall-clock):  1 thread -> " << threads
-                    << " threads, speedup\n";
+                    << " threads, speedup; the same for a memcpy of the input's bytes\n"
+                    << "(one slice per thread, the same pool): the memory system's own scaling\n";
             header = true;
         }
+        const std::string copy = memcpy_name(w);
+        const double c1 = wall_seconds(copy), cn = wall_seconds(threads_name(copy, threads));
         *table_ << pad_right(w.id, 5) << pad_right(row_name(w), name_width)
                 << pad_left(format_time(t1, false), 12) << " ->"
                 << pad_left(format_time(tn, false), 12)
-                << pad_left(format("%.2fx", t1 / tn), 9) << '\n';
+                << pad_left(format("%.2fx", t1 / tn), 9);
+        if (c1 > 0 && cn > 0) *table_ << "    memcpy " << pad_left(format("%.2fx", c1 / cn), 6);
+        *table_ << '\n';
     }
 }
 
