@@ -216,7 +216,10 @@ inline size_t row_argmax(const T* x, size_t n, T* yz = nullptr) {
                 f0 = V::fma(a, zero, f0);
                 f1 = V::fma(c, zero, f1);
             }
-            std::memset(static_cast<void*>(yz + b + i), 0, (nb - i) * sizeof(T));
+            // Vector stores, not a memset call: on rows of about a
+            // thousand elements the call (and the registers it saves)
+            // cost as much as the loop.
+            for (size_t z = i; z < nb; z += V::N) V::storen(yz + b + z, zero, nb - z);
         }
         for (; i + 2 * V::N <= nb; i += 2 * V::N) {
             const R a = V::load(xb + i), c = V::load(xb + i + V::N);
