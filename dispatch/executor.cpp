@@ -57,7 +57,7 @@ void group_offsets(const Plan& p, int64_t g, int64_t off[kOperands]) {
     for (int o = 0; o < kOperands; ++o) off[o] = w.off[o];
 }
 
-void run_cols_unit(const Plan& p, const Buffers& b, int64_t g, int64_t block) {
+void run_cols_unit(const Plan& p, const Buffers& b, int64_t g, int64_t block, bool stream) {
     int64_t off[kOperands];
     group_offsets(p, g, off);
     const int64_t l0 = block * p.lane_block, e = int64_t(p.esize);
@@ -67,8 +67,8 @@ void run_cols_unit(const Plan& p, const Buffers& b, int64_t g, int64_t block) {
     const size_t r = size_t(p.inner.size[0]), k = size_t(std::min(p.lane_block, p.lanes - l0));
     const ptrdiff_t xrs = p.inner.stride[kX][0], yrs = p.inner.stride[kY][0];
     switch (p.op) {
-        case OpKind::log_softmax: p.k.log_softmax_cols(x, y, r, k, xrs, yrs); break;
-        case OpKind::softmax: p.k.softmax_cols(x, y, r, k, xrs, yrs); break;
+        case OpKind::log_softmax: p.k.log_softmax_cols(x, y, r, k, xrs, yrs, stream); break;
+        case OpKind::softmax: p.k.softmax_cols(x, y, r, k, xrs, yrs, stream); break;
         case OpKind::hardmax: p.k.hardmax_cols(x, y, r, k, xrs, yrs); break;
         case OpKind::mvn: {
             MvnArgs a{p.vn, nullptr, 0, 0, nullptr, 0, 0, p.act};
@@ -298,9 +298,15 @@ void execute_plan(const Plan& p, const Buffers& b, const simdax_parallel* par) {
     switch (p.form) {
         case Form::empty: return;
         case Form::cols: {
-            const int64_t blocks = (p.lanes + p.lane_block - 1) / p.lane_block;
-            run_units(par, size_t(count(p.outer) * blocks), [&](size_t u) {
-                run_cols_unit(p, b, int64_t(u) / blocks, int64_t(u) % blocks);
+            const int64_t blocks = (p.lanes + p.lane_block - 1) / p.lane_block, units = count(p.outer) * blocks;
+            // Input and output that outgrow the L2 of each core at work: the
+            // output pass then spends most of its time reading y for ownership
+            // and writing it back, which non-temporal stores avoid. Where both
+            // fit (kStreamBytes together), plain stores leave y in L2 and are faster.
+            const int64_t cores = par ? std::min<int64_t>(par->thread_count, units) : 1;
+            const bool stream = b.x != b.y && uint64_t(2 * p.total) * p.esize / uint64_t(cores) >= kernels::kStreamBytes;
+            run_units(par, size_t(units), [&](size_t u) {
+                run_cols_unit(p, b, int64_t(u) / blocks, int64_t(u) % blocks, stream);
             });
             return;
         }

@@ -13,6 +13,9 @@
 
 namespace simdax::kernels {
 constexpr size_t kMaxLaneRun = 512;  // cols_states/cols_apply: lanes per group at most
+// Outputs of at least this many bytes are written with non-temporal stores
+// (beyond L2, a store would first read its line for ownership).
+constexpr size_t kStreamBytes = size_t(2) << 20;
 }  // namespace simdax::kernels
 
 // Chunk primitives: x, y contiguous, one piece of a group. Cols kernels: k
@@ -21,13 +24,17 @@ constexpr size_t kMaxLaneRun = 512;  // cols_states/cols_apply: lanes per group 
 // multiple of run, run <= kMaxLaneRun): the state of each group, finished
 // (LogSoftmax: log_sum set), then the output from the states. Rows kernels:
 // `rows` whole groups of n contiguous elements, group g at x + g*xrs.
+// stream (softmax cols): the operation's input and output together outgrow
+// L2 (the executor's decision, from the whole tensor): y is written with
+// non-temporal stores.
 #define SIMDAX_SOFTMAX_SLOTS(X, A)                                                          \
     X(A, maxsum, (const void* x, size_t n, MaxSum* state))                                  \
     X(A, log_softmax_out, (const void* x, void* y, size_t n, const MaxSum* state))         \
     X(A, softmax_out, (const void* x, void* y, size_t n, const MaxSum* state))             \
     X(A, log_softmax_cols,                                                                  \
-      (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs))           \
-    X(A, softmax_cols, (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs)) \
+      (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, bool stream)) \
+    X(A, softmax_cols,                                                                      \
+      (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, bool stream)) \
     X(A, log_softmax_cols_states,                                                           \
       (const void* x, size_t r, size_t k, ptrdiff_t xrs, size_t run, MaxSum* states))       \
     X(A, softmax_cols_states,                                                               \

@@ -79,7 +79,7 @@ struct Case {
 };
 
 // 2 MiB of output, the size from which the rows kernels and the element-wise
-// map stream their stores.
+// map stream their stores (the cols kernels: of input and output together).
 constexpr int64_t kStreamElementBytes = int64_t(2) << 20;
 
 std::vector<Case> cases(simdax_dtype dt) {
@@ -103,6 +103,8 @@ std::vector<Case> cases(simdax_dtype dt) {
         if (streamed && (op == SIMDAX_OPERATOR_LOG_SOFTMAX || mvn))
             c.push_back({s, {big_rows, 1024}, {}, mvn ? std::vector<int64_t>{1, 1024} : none,
                          "rows, streamed output", true});
+        if (streamed && (op == SIMDAX_OPERATOR_LOG_SOFTMAX || op == SIMDAX_OPERATOR_SOFTMAX))
+            c.push_back({s, {2, 64, big_rows * 8 + 13}, {}, none, "cols, streamed output", true});
         c.push_back({s, {301, 19}, {1, 301}, none, "general (transposed input)"});
         s.axes = {0};
         c.push_back({s, {301, 19}, {}, mvn ? std::vector<int64_t>{1, 19} : none, "cols"});

@@ -454,10 +454,13 @@ TEST_P(KernelsIsa, SoftmaxAndHardmaxCols) {
                 x.set(ptrdiff_t((s.r - 1) * size_t(s.xrs) + 2), s.r > 1 ? -kInf : kInf);
                 for (size_t j = 0; j < s.r && s.k > 3; ++j) x.set(ptrdiff_t(j * size_t(s.xrs) + 3), u(rng));
             }
-            for (int op = 0; op < 3; ++op) {
+            // ops 0, 1 again as 3, 4 with non-temporal stores.
+            for (int q = 0; q < 5; ++q) {
+                const int op = q % 3;
+                const bool stream = q > 2;
                 Buf y(dt, ny);
-                const auto fn = op == 0 ? k(dt).log_softmax_cols : op == 1 ? k(dt).softmax_cols : k(dt).hardmax_cols;
-                fn(x.p(), y.p(), s.r, s.k, s.xrs, s.yrs);
+                if (op == 2) k(dt).hardmax_cols(x.p(), y.p(), s.r, s.k, s.xrs, s.yrs);
+                else (op == 0 ? k(dt).log_softmax_cols : k(dt).softmax_cols)(x.p(), y.p(), s.r, s.k, s.xrs, s.yrs, stream);
                 for (size_t l = 0; l < s.k; ++l) {
                     const std::vector<double> g = read(x, s.r, s.xrs, ptrdiff_t(l));
                     const std::vector<double> got = read(y, s.r, s.yrs, ptrdiff_t(l));
@@ -471,7 +474,8 @@ TEST_P(KernelsIsa, SoftmaxAndHardmaxCols) {
                     const std::vector<double> ref = ref_softmax(g, op == 0);
                     for (size_t j = 0; j < s.r; ++j)
                         ASSERT_TRUE(close(got[j], ref[j], dt, op == 0 ? Tol::log_softmax : Tol::softmax))
-                            << (op == 0 ? "log_softmax_cols " : "softmax_cols ") << dname(dt) << " r=" << s.r
+                            << (op == 0 ? "log_softmax_cols " : "softmax_cols ") << (stream ? "stream " : "")
+                            << dname(dt) << " r=" << s.r
                             << " k=" << s.k << " l=" << l << " j=" << j;
                 }
             }

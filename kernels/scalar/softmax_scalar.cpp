@@ -85,8 +85,9 @@ void cols_write(const void* x, void* y, size_t r, size_t w, ptrdiff_t xrs, ptrdi
     }
 }
 
+// stream: a hint for vector stores, none here.
 template <class T, SoftmaxKind K>
-void softmax_or_log_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
+void softmax_or_log_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, bool = false) {
     using Acc = typename Storage<T>::Acc;
     constexpr size_t kLanes = 64;
     Acc mx[kLanes], sm[kLanes];
@@ -140,8 +141,8 @@ void softmax_or_log_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_
         softmax_or_log_cols<T, K>(row_at<T>(x, g, xrs), row_at<T>(y, g, yrs), n, 1, 1, 1);
 }
 
-SIMDAX_SOFTMAX_KIND_SLOTS(cols)
-SIMDAX_SOFTMAX_KIND_SLOTS(rows)
+SIMDAX_SOFTMAX_KIND_COLS_SLOTS
+SIMDAX_SOFTMAX_KIND_ROWS_SLOTS
 
 #define SIMDAX_SCALAR_INSTANTIATE_SOFTMAX(T) SIMDAX_SOFTMAX_SLOTS(SIMDAX_SLOT_INSTANTIATE, T)
 SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_INSTANTIATE_SOFTMAX)

@@ -13,8 +13,6 @@
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
-constexpr size_t kStreamBytes = size_t(2) << 20;
-
 // stream_rows: the caller writes a large output in many calls (rows of a
 // rows kernel): stream this one too, and leave the fence to the caller.
 template <class T, class F>

@@ -87,7 +87,7 @@ void softmax_or_log_cols_apply(const void* xv, void* yv, size_t r, size_t k, ptr
             nme[i] = -E(s.max);
             ce[i] = K == SoftmaxKind::log ? E(s.log_sum) : E(1.0 / s.sum);
         }
-        cols_write_by_rows<T, K>(x + c0, y + c0, r, kc, xrs, yrs, nme, ce);
+        cols_write_by_rows<T, K>(x + c0, y + c0, r, kc, xrs, yrs, nme, ce, false);
     });
 }
 

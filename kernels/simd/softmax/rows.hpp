@@ -60,6 +60,6 @@ void softmax_or_log_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdif
     if (stream) stream_fence();
 }
 
-SIMDAX_SOFTMAX_KIND_SLOTS(rows)
+SIMDAX_SOFTMAX_KIND_ROWS_SLOTS
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
