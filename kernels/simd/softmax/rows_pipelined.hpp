@@ -15,7 +15,9 @@
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
-template <class T>
+// OS: the type the OUT stage reads (the float copy, or the input itself:
+// rows_long.hpp).
+template <class T, class OS = typename Vec<T>::E>
 struct Pipe {
     using V = Vec<T>;
     using E = typename V::E;
@@ -26,16 +28,16 @@ struct Pipe {
     E* mx_buf;        // its float copy (kBuf)
     const E* sm_src;  // SUM stage: row k
     R sm_nh;          // -hi of row k
-    const E* out_src;  // OUT stage: row k-lag
+    const OS* out_src;  // OUT stage: row k-lag
     T* out_dst;
     R out_a;          // M + ls
     size_t out_h;    // elements before the first aligned store
     bool stream;     // non-temporal stores for the aligned output vectors
 };
 
-template <class T>
+template <class T, class OS = typename Vec<T>::E>
 struct PipeOps {
-    using P = Pipe<T>;
+    using P = Pipe<T, OS>;
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
