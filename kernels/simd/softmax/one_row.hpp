@@ -28,6 +28,51 @@ struct RowStat {
     bool fold;
 };
 
+// A row's statistics as its blocks come (row_stats, rows_long.hpp): each
+// block's max is admitted, then the sum of its 2^t relative to hi added.
+template <class V, bool FOLD>
+struct RowRun {
+    using E = typename V::E;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    enum Admit { sum, skip, unfoldable };
+    E m = E(-__builtin_inf()), hi = 0;
+    R acc = V::zero();
+    bool have = false, bad = false;
+
+    // bm, the max of block xb[0..nb): skip for a block of only -inf
+    // (contributes 0) or a NaN max (the row's output is NaN); unfoldable
+    // when FOLD meets a max too large (the row is redone unfolded). A
+    // larger max rescales the sum so far.
+    template <class T>
+    Admit admit(E bm, const T* xb, size_t nb) {
+        if (!(bm > E(-__builtin_inf()))) {
+            if (bm != bm || block_has_nan(xb, nb)) bad = true;
+            return skip;
+        }
+        if (FOLD && !MX::foldable(bm)) return unfoldable;
+        if (bm > m) {
+            const E nhi = MX::template hi_of<FOLD>(bm);
+            if (have) acc = V::mul(acc, V::set1(MX::template rescale<FOLD>(hi, nhi)));
+            m = bm;
+            hi = nhi;
+        }
+        have = true;
+        return sum;
+    }
+    void add(R s) { acc = V::add(acc, s); }
+    RowStat<E> stat() const {
+        return {m, hi, (bad || !have) ? E(__builtin_nan("")) : V::hsum(acc),
+                have ? MX::template lo_ln<FOLD>(m, hi) : E(0), FOLD};
+    }
+};
+
+// LogSoftmax's ls = log(sum) - lo*ln2 of a row: its output is x - m - ls.
+template <class V>
+inline typename V::E row_log_sum(const RowStat<typename V::E>& st) {
+    return V::first(SmxMath<V>::log(V::set1(st.s))) - st.lo_ln;
+}
+
 // One row's pass 1. Returns false when FOLD meets a max too large to fold
 // (the caller redoes the row unfolded). STORE: block b's 2^t values are
 // relative to bhi[b] (-inf for a block of only -inf, stored as zeros).
@@ -38,10 +83,7 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
     using E = typename V::E;
     using R = typename V::R;
     using MX = SmxMath<V>;
-    const E ninf = E(-__builtin_inf());
-    E m = ninf, hi = 0;
-    R acc = V::zero();
-    bool have = false, bad = false;
+    RowRun<V, FOLD> run;
     // float16/bfloat16: the max pass converts each block once, into one half
     // of cbuf; the sum pass reads that float copy from L1.
     constexpr bool kBuf = !std::is_same_v<T, E>;
@@ -52,44 +94,32 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
     for (size_t b = 0, k = 0; b < n; b += kSoftmaxBlock, ++k) {
         const size_t nb = n - b < kSoftmaxBlock ? n - b : kSoftmaxBlock;
         const size_t b2 = b + kSoftmaxBlock, nb2 = b2 < n ? (n - b2 < kSoftmaxBlock ? n - b2 : kSoftmaxBlock) : 0;
-        const E bm = bm_next;
-        if (!(bm > ninf)) {  // only -inf (contributes 0), or a NaN max
-            if (bm != bm || block_has_nan(x + b, nb)) bad = true;
+        const auto admit = run.admit(bm_next, x + b, nb);
+        if (admit == run.unfoldable) return false;
+        if (admit == run.skip) {
             if constexpr (STORE) {
                 std::memset(static_cast<void*>(y + b), 0, nb * sizeof(T));
-                bhi[k] = ninf;
+                bhi[k] = E(-__builtin_inf());
             }
             if (nb2) bm_next = block_max(x + b2, nb2, half(k + 1));
             continue;
         }
-        if (FOLD && !MX::foldable(bm)) return false;
-        if (bm > m) {
-            const E nhi = MX::template hi_of<FOLD>(bm);
-            if (have) acc = V::mul(acc, V::set1(MX::template rescale<FOLD>(hi, nhi)));
-            m = bm;
-            hi = nhi;
-        }
-        have = true;
+        const R nh = V::set1(-run.hi);
         if constexpr (kBuf) {
             E* const cur = half(k);
             if (nb2)
-                acc = V::add(acc, fused_block_sum_max<E, FOLD, false, DEG>(cur, nullptr, nb, V::set1(-hi), x + b2,
-                                                                      nb2, bm_next, half(k + 1)));
+                run.add(fused_block_sum_max<E, FOLD, false, DEG>(cur, nullptr, nb, nh, x + b2, nb2, bm_next,
+                                                                 half(k + 1)));
             else
-                acc = V::add(acc, fused_block_sum<E, FOLD, false, DEG>(cur, nullptr, nb, V::set1(-hi)));
+                run.add(fused_block_sum<E, FOLD, false, DEG>(cur, nullptr, nb, nh));
         } else if (nb2) {
-            acc = V::add(acc, fused_block_sum_max<T, FOLD, STORE, DEG>(x + b, y + b, nb, V::set1(-hi), x + b2, nb2,
-                                                                  bm_next));
+            run.add(fused_block_sum_max<T, FOLD, STORE, DEG>(x + b, y + b, nb, nh, x + b2, nb2, bm_next));
         } else {
-            acc = V::add(acc, fused_block_sum<T, FOLD, STORE, DEG>(x + b, y + b, nb, V::set1(-hi)));
+            run.add(fused_block_sum<T, FOLD, STORE, DEG>(x + b, y + b, nb, nh));
         }
-        if constexpr (STORE) bhi[k] = hi;
+        if constexpr (STORE) bhi[k] = run.hi;
     }
-    st.m = m;
-    st.hi = hi;
-    st.s = (bad || !have) ? E(__builtin_nan("")) : V::hsum(acc);
-    st.lo_ln = have ? MX::template lo_ln<FOLD>(m, hi) : E(0);
-    st.fold = FOLD;
+    st = run.stat();
     return true;
 }
 
@@ -141,8 +171,7 @@ inline void softmax_row_alone(const T* x, T* y, size_t n, bool stream) {
     if (store) row_stats_any<T, kStoreOk, kSumDeg<T, K>>(x, y, n, st, bhi);
     else row_stats_any<T, false, kSumDeg<T, K>>(x, y, n, st, bhi);
     if (kLog) {
-        const E ls = V::first(MX::log(V::set1(st.s))) - st.lo_ln;
-        log_softmax_row_out(x, y, n, st.m, ls, stream);
+        log_softmax_row_out(x, y, n, st.m, row_log_sum<V>(st), stream);
         return;
     }
     const E inv = E(1) / st.s;

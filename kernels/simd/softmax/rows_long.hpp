@@ -21,9 +21,7 @@ void log_softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xr
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
-    using MX = SmxMath<V>;
     constexpr size_t B = kSoftmaxBlock;
-    constexpr size_t W = V::N * sizeof(T);
     const E ninf = E(-__builtin_inf());
     // float16/bfloat16: the max stage converts each block once into one half
     // of cbuf, for the sum stage to read from L1.
@@ -49,16 +47,6 @@ void log_softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xr
         if (pend) log_softmax_row_out(pr.x + from, pr.y + from, n - from, pr.m, pr.ls, stream);
         pend = false;
     };
-    auto set_out = [&](P& p, size_t b, size_t nb) {
-        T* yo = pr.y + b;
-        p.out_dst = yo;
-        p.out_src = pr.x + b;
-        p.out_a = V::set1(pr.m + pr.ls);
-        const uintptr_t ya = reinterpret_cast<uintptr_t>(yo);
-        p.out_h = (ya % sizeof(T) == 0 && ya % W != 0) ? (W - ya % W) / sizeof(T) : 0;
-        if (p.out_h >= nb) p.out_h = 0;
-        p.stream = stream && ya % sizeof(T) == 0 && (ya + p.out_h * sizeof(T)) % W == 0;
-    };
 
     P p{};
     R mx, sm;
@@ -76,25 +64,13 @@ void log_softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xr
             O::dispatch(false, false, true, p, mx, sm);
             bm_next = V::hmax(mx);
         }
-        E m = ninf, hi = 0;
-        R acc = V::zero();
-        bool have = false, bad = false;
+        RowRun<V, true> run;
         size_t k = 0;
         for (; k < nblk; ++k) {
             const size_t b = k * B, nb = blen(k);
-            const E bm = bm_next;
-            const bool dsum = bm > ninf;
-            if (!dsum) {  // only -inf (contributes 0), or a NaN max
-                if (bm != bm || block_has_nan(xr + b, nb)) bad = true;
-            } else if (!MX::foldable(bm)) {
-                break;
-            } else if (bm > m) {
-                const E nhi = MX::template hi_of<true>(bm);
-                if (have) acc = V::mul(acc, V::set1(MX::template rescale<true>(hi, nhi)));
-                m = bm;
-                hi = nhi;
-            }
-            have = have || dsum;
+            const auto admit = run.admit(bm_next, xr + b, nb);
+            if (admit == run.unfoldable) break;
+            const bool dsum = admit == run.sum;
             // The next block: this row's, or the next row's first.
             const T* nx = k + 1 < nblk ? xr + b + B : r + 1 < rows ? row_x(r + 1) : nullptr;
             const size_t nn = k + 1 < nblk ? blen(k + 1) : blen(0);
@@ -102,9 +78,9 @@ void log_softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xr
             if (dsum) {
                 if constexpr (P::kBuf) p.sm_src = half(g + k);
                 else p.sm_src = reinterpret_cast<const E*>(xr + b);
-                p.sm_nh = V::set1(-hi);
+                p.sm_nh = V::set1(-run.hi);
             }
-            if (pend) set_out(p, b, nb);
+            if (pend) p.set_out(pr.x + b, pr.y + b, pr.m + pr.ls, stream);
             const bool fused = nx && nn == nb;  // a shorter block gets its own max loop
             if (nx) {
                 p.mx_src = nx;
@@ -113,7 +89,7 @@ void log_softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xr
             mx = V::set1(ninf);
             sm = V::zero();
             O::dispatch(dsum, pend, fused, p, mx, sm);
-            if (dsum) acc = V::add(acc, sm);
+            if (dsum) run.add(sm);
             if (nx && !fused) {
                 p.n = nn;
                 O::dispatch(false, false, true, p, mx, sm);
@@ -129,13 +105,12 @@ void log_softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xr
         }
         pend = false;  // its output is complete
         carried = r + 1 < rows;
-        const E s = (bad || !have) ? E(__builtin_nan("")) : V::hsum(acc);
-        const E ls = V::first(MX::log(V::set1(s))) - (have ? MX::template lo_ln<true>(m, hi) : E(0));
-        const E c = m + ls;
-        pr = Pending{xr, yr, m, ls};
+        const RowStat<E> st = run.stat();
+        pr = Pending{xr, yr, st.m, row_log_sum<V>(st)};
+        const E c = pr.m + pr.ls;
         pend = c < E(16) && c > E(-16);
         // NaN rows and large constants: the two-step form, now.
-        if (!pend) log_softmax_row_out(xr, yr, n, m, ls, stream);
+        if (!pend) log_softmax_row_out(xr, yr, n, pr.m, pr.ls, stream);
     }
     finish_pending(0);
 }

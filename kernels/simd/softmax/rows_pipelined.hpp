@@ -33,6 +33,19 @@ struct Pipe {
     R out_a;          // M + ls
     size_t out_h;    // elements before the first aligned store
     bool stream;     // non-temporal stores for the aligned output vectors
+
+    // The OUT stage: y = x - c over src -> dst (n elements), its stores
+    // aligned to the vector after a head of out_h elements.
+    void set_out(const OS* src, T* dst, E c, bool stream_out) {
+        constexpr size_t W = V::N * sizeof(T);
+        out_dst = dst;
+        out_src = src;
+        out_a = V::set1(c);
+        const uintptr_t ya = reinterpret_cast<uintptr_t>(dst);
+        out_h = (ya % sizeof(T) == 0 && ya % W != 0) ? (W - ya % W) / sizeof(T) : 0;
+        if (out_h >= n) out_h = 0;
+        stream = stream_out && ya % sizeof(T) == 0 && (ya + out_h * sizeof(T)) % W == 0;
+    }
 };
 
 template <class T, class OS = typename Vec<T>::E>
@@ -140,7 +153,6 @@ void log_softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff
     using E = typename V::E;
     using R = typename V::R;
     using MX = SmxMath<V>;
-    constexpr size_t W = V::N * sizeof(T);
     // The output of row k runs `lag` rows after its sum, so the log of `lag`
     // rows' sums is one vector operation. Rows k-lag ..
     // k+1 are live: they must fit in L1 (and in the float16/bfloat16 ring).
@@ -221,17 +233,7 @@ void log_softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff
             p.sm_src = src(k);
             p.sm_nh = V::set1(-slot(k).hi);
         }
-        if (dout) {
-            const Slot& s = slot(k - lag);
-            T* yo = row_y(k - lag);
-            p.out_dst = yo;
-            p.out_src = src(k - lag);
-            p.out_a = V::set1(s.a);
-            const uintptr_t ya = reinterpret_cast<uintptr_t>(yo);
-            p.out_h = (ya % sizeof(T) == 0 && ya % W != 0) ? (W - ya % W) / sizeof(T) : 0;
-            if (p.out_h >= n) p.out_h = 0;
-            p.stream = stream && ya % sizeof(T) == 0 && (ya + p.out_h * sizeof(T)) % W == 0;
-        }
+        if (dout) p.set_out(src(k - lag), row_y(k - lag), slot(k - lag).a, stream);
         if (dmax) {
             p.mx_src = row_x(k + 1);
             if constexpr (P::kBuf) p.mx_buf = buf(k + 1);
