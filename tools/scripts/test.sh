@@ -19,8 +19,10 @@ quick=0
 
 bash "$root/tools/scripts/install_deps.sh" qemu-user g++-aarch64-linux-gnu
 
+stage() { echo "== $1 (at $((SECONDS - start)) s)"; }
 configure_build() {  # dir, extra cmake args...
   local dir=$1; shift
+  stage "build $(basename "$dir")"
   cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
   cmake --build "$dir" -j "$jobs"
 }
@@ -31,15 +33,18 @@ if [ $quick -eq 1 ]; then
   ctest --test-dir "$root/build" -L quick --output-on-failure -j "$jobs"
   exit 0
 fi
+stage "full suite"
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
 
 configure_build "$root/build-asan" -DSIMDAX_SANITIZE=address,undefined \
   -DSIMDAX_BUILD_BENCH=OFF
+stage "asan+ubsan quick suite"
 ctest --test-dir "$root/build-asan" -L quick --output-on-failure -j "$jobs"
 # ThreadSanitizer: the threaded tests (*Concurrency*) once per ISA (exit 77:
 # not on this machine). setarch -R: gcc 12's TSan rejects some high-entropy
 # ASLR layouts.
 configure_build "$root/build-tsan" -DSIMDAX_SANITIZE=thread -DSIMDAX_BUILD_BENCH=OFF
+stage "tsan"
 for isa in scalar avx2 avx512 avx512fp16 neon neonfp16; do
   rc=0
   SIMDAX_MAX_ISA=$isa TSAN_OPTIONS=halt_on_error=1 setarch "$(uname -m)" -R \
@@ -52,17 +57,20 @@ done
 # aarch64 NEON under qemu-user (README "Arm (aarch64)"); no benchmarks there.
 configure_build "$root/build-arm" -DSIMDAX_BUILD_BENCH=OFF \
   -DCMAKE_TOOLCHAIN_FILE="$root/cmake/aarch64-linux-gnu.cmake"
+stage "aarch64 suite under qemu"
 ctest --test-dir "$root/build-arm" --output-on-failure -j "$jobs"
 # libFuzzer (clang, ASan + UBSan) on random descriptors for a bounded time,
 # with fuzz.sh's fixed seed (FUZZ_SEED=1): the same exploration every run.
 # Anything fails the stage: a crash, hang or sanitizer report, and an output
 # off the reference (the pass rule, MVN's range rule docs/mvn_range.md
 # included). A finding is fixed and its input added to tests/fuzz/corpus.
+stage "fuzz"
 bash "$root/tools/scripts/fuzz.sh" "${SIMDAX_FUZZ_TIME:-120}" | tee "$root/build/fuzz_stage.log"
 "${FUZZ_BUILD:-$root/build-fuzz}/fuzz_operator" "$root"/tests/fuzz/corpus/* >"$root/build/fuzz_seeds.log" 2>&1 ||
   { tail -30 "$root/build/fuzz_seeds.log"; echo "fuzz: a seed failed"; exit 1; }
 echo "fuzz: all $(ls "$root/tests/fuzz/corpus" | wc -l) seeds pass"
 # The installed package, consumed the three ways a project would.
+stage "installed package"
 JOBS=$jobs bash "$root/tools/scripts/check_install.sh" --build-dir "$root/build" --subdirectory
 
 echo "all test stages passed in $((SECONDS - start)) s"
