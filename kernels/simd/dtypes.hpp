@@ -21,4 +21,25 @@ struct BF16 {
     uint16_t bits;
 };
 
+// A bfloat16 output of an operator whose bound next to zero is float32's
+// (LogSoftmax, Softmax, MVN: an absolute 1e-6 or more, docs/spec.md
+// "Accuracy"), so a subnormal result (below 2^-126) may be written as zero:
+// stores through it skip the fixup of AVX512-BF16's conversion, which
+// reads subnormal inputs as 0. Conversions (identity, linear) keep BF16.
+struct BF16Result : BF16 {};
+
+template <class T>
+struct ResultOf {
+    using type = T;
+};
+template <>
+struct ResultOf<BF16> {
+    using type = BF16Result;
+};
+// The output pointer of such an operator: y as stores should see it.
+template <class T>
+inline typename ResultOf<T>::type* result_ptr(T* y) {
+    return reinterpret_cast<typename ResultOf<T>::type*>(y);
+}
+
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

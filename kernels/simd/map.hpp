@@ -15,12 +15,14 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 // stream_rows: the caller writes a large output in many calls (rows of a
 // rows kernel): stream this one too, and leave the fence to the caller.
-template <class T, class F>
-inline void map(const T* x, T* y, size_t n, F f, bool stream_rows = false) {
+// Y: T, or the ResultOf<T> an operator's output is stored through.
+template <class T, class Y, class F>
+inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
+    static_assert(sizeof(Y) == sizeof(T));
     using V = Vec<T>;
     size_t i = 0;
     const uintptr_t ya = reinterpret_cast<uintptr_t>(y);
-    if (x != y && (stream_rows || n * sizeof(T) >= kStreamBytes) && ya % sizeof(T) == 0) {
+    if (static_cast<const void*>(x) != static_cast<const void*>(y) && (stream_rows || n * sizeof(T) >= kStreamBytes) && ya % sizeof(T) == 0) {
         constexpr size_t W = V::N * sizeof(T);
         const size_t head = ((W - ya % W) % W) / sizeof(T);
         if (head) V::storen(y, f(V::loadn(x, head, V::zero())), head);

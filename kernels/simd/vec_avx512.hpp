@@ -145,13 +145,21 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
         r = _mm512_mask_mov_epi32(r, isnan(v), _mm512_or_si512(hi, _mm512_set1_epi32(0x40)));
         return _mm512_cvtepi32_epi16(r);
     }
-    static __m256i narrow16(BF16, R v) {
-        if (!cpu_facts.avx512bf16) return narrow16_exact(v);
+    static __m256i narrow16_bf16_instruction(R v) {
         __m256i r;  // volatile: never moved above the test of the fact
         __asm__ volatile("vcvtneps2bf16 %1, %0" : "=v"(r) : "v"(__m512(v)));
+        return r;
+    }
+    static __m256i narrow16(BF16, R v) {
+        if (!cpu_facts.avx512bf16) return narrow16_exact(v);
+        __m256i r = narrow16_bf16_instruction(v);
         const __mmask16 sub = _mm512_fpclass_ps_mask(v, 0x20);  // subnormal lanes
         if (__builtin_expect(sub != 0, 0)) r = _mm256_mask_mov_epi16(r, sub, narrow16_exact(v));
         return r;
+    }
+    // Subnormal lanes become zeros, which BF16Result allows.
+    static __m256i narrow16(BF16Result, R v) {
+        return cpu_facts.avx512bf16 ? narrow16_bf16_instruction(v) : narrow16_exact(v);
     }
     template <class H, class = IfHalf<H>>
     static R load(const H* p) { return widen16(H{}, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))); }

@@ -164,6 +164,6 @@ struct XsimdVF : XsimdVec<float, A> {
 // The 16-bit float storage types, whose loads and stores each ISA's VF
 // writes once for both (F16 and BF16 differ only in the conversion).
 template <class H>
-using IfHalf = std::enable_if_t<std::is_same_v<H, F16> || std::is_same_v<H, BF16>>;
+using IfHalf = std::enable_if_t<std::is_same_v<H, F16> || std::is_base_of_v<BF16, H>>;
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -263,8 +263,8 @@ void mvn_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, ptrdi
             const T* xr = x + ptrdiff_t(j) * xrs + c;
             T* yr = y + ptrdiff_t(j) * yrs + c;
             if (plain) {
-                for (size_t l = 0; l < full; l += N) V::store(yr + l, normed(xr, l, N));
-                if (full < kc) V::storen(yr + full, normed(xr, full, kc - full), kc - full);
+                for (size_t l = 0; l < full; l += N) V::store(result_ptr(yr + l), normed(xr, l, N));
+                if (full < kc) V::storen(result_ptr(yr + full), normed(xr, full, kc - full), kc - full);
                 continue;
             }
             // The compute type's output row serves as the buffer.

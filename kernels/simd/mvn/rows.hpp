@@ -60,20 +60,21 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
         constexpr size_t W = V::N * sizeof(T);
         const uintptr_t ya = reinterpret_cast<uintptr_t>(yr);
         const bool stream = out.stream && ya % sizeof(T) == 0;
+        const auto yo = result_ptr(yr);
         size_t i = 0;
         if (ya % W != 0 && (stream || n >= 4 * V::N) && ya % sizeof(T) == 0) {
             i = (W - ya % W) / sizeof(T);
             if (i > n) i = n;
-            V::storen(yr, val(size_t(0), i), i);
+            V::storen(yo, val(size_t(0), i), i);
         }
         for (; i + V::N <= n; i += V::N) {
             if (nx) __builtin_prefetch(nx + i, 0, 3);
             R t = V::fma(V::sub(V::load(xr + i), vmh), va, vb);
             if constexpr (!kFolded) t = V::fma(t, sc.at(i, V::N), bi.at(i, V::N));
-            if (stream) V::stream(yr + i, t);
-            else V::store(yr + i, t);
+            if (stream) V::stream(yo + i, t);
+            else V::store(yo + i, t);
         }
-        if (i < n) V::storen(yr + i, val(i, n - i), n - i);
+        if (i < n) V::storen(yo + i, val(i, n - i), n - i);
         return;
     }
     E* const buf = out.buf;

@@ -84,7 +84,7 @@ void scale_bias_act(typename Vec<T>::E* t, size_t n, const T* sc, ptrdiff_t ss, 
         const ptrdiff_t k = ptrdiff_t(i);
         return (sc ? double(to_e(sc[k * ss])) : 1.0) * norm(i) + (bi ? double(to_e(bi[k * bs])) : 0.0);
     });
-    if constexpr (!std::is_same_v<T, E>) convert(t, y, n);
+    if constexpr (!std::is_same_v<T, E>) convert(t, result_ptr(y), n);
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

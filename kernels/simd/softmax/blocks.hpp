@@ -242,10 +242,10 @@ inline void log_softmax_row_out(const T* x, T* y, size_t n, typename Vec<T>::E m
     // One rounded constant when |m + ls| < 16 (its rounding error <= 2^-20).
     if (c < E(16) && c > E(-16)) {
         const R vc = V::set1(c);
-        map(x, y, n, [vc](R v) { return V::sub(v, vc); }, stream);
+        map(x, result_ptr(y), n, [vc](R v) { return V::sub(v, vc); }, stream);
     } else {
         const R vm = V::set1(m), vl = V::set1(ls);  // NaN rows come here
-        map(x, y, n, [vm, vl](R v) { return V::sub(V::sub(v, vm), vl); }, stream);
+        map(x, result_ptr(y), n, [vm, vl](R v) { return V::sub(V::sub(v, vm), vl); }, stream);
     }
 }
 

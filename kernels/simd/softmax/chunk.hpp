@@ -80,7 +80,7 @@ void softmax_out(const void* xv, void* yv, size_t n, const MaxSum* s) {
     using E = typename V::E;
     using R = typename V::R;
     const R nm = V::set1(-E(s->max)), inv = V::set1(E(1.0 / s->sum));
-    map(static_cast<const T*>(xv), static_cast<T*>(yv), n,
+    map(static_cast<const T*>(xv), result_ptr(static_cast<T*>(yv)), n,
         [=](R v) { return V::mul(SmxMath<V>::template ex<false, true>(v, nm), inv); });
 }
 

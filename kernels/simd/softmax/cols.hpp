@@ -131,7 +131,7 @@ void cols_write_by_rows(const T* x, T* y, size_t r, size_t kc, ptrdiff_t xrs, pt
     using V = Vec<T>;
     for (size_t j = 0; j < r; ++j) {
         const T* xr = x + ptrdiff_t(j) * xrs;
-        store_run(y + ptrdiff_t(j) * yrs, kc, stream, [&](size_t l, size_t c) {
+        store_run(result_ptr(y + ptrdiff_t(j) * yrs), kc, stream, [&](size_t l, size_t c) {
             if (c == V::N) return cols_out<T, K>(V::load(xr + l), V::load(nme + l), V::load(ce + l));
             return cols_out<T, K>(V::loadn(xr + l, c, V::zero()), V::loadn(nme + l, c, V::zero()),
                                   V::loadn(ce + l, c, V::zero()));

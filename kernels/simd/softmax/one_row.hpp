@@ -141,9 +141,9 @@ inline void softmax_row_out(const T* x, T* y, size_t n, const RowStat<typename V
     constexpr int D = kSumDeg<T, SoftmaxKind::softmax>;
     const R nh = V::set1(-st.hi), vi = V::set1(inv);
     if (st.fold)
-        map(x, y, n, [nh, vi](R v) { return V::mul(MX::template ex<true, true, D>(v, nh), vi); }, stream);
+        map(x, result_ptr(y), n, [nh, vi](R v) { return V::mul(MX::template ex<true, true, D>(v, nh), vi); }, stream);
     else
-        map(x, y, n, [nh, vi](R v) { return V::mul(MX::template ex<false, true, D>(v, nh), vi); }, stream);
+        map(x, result_ptr(y), n, [nh, vi](R v) { return V::mul(MX::template ex<false, true, D>(v, nh), vi); }, stream);
 }
 
 // y[i] *= f over a contiguous float/double run.
@@ -152,7 +152,7 @@ inline void scale_in_place(E* y, size_t n, E f) {
     using V = Vec<E>;
     using R = typename V::R;
     const R vf = V::set1(f);
-    map(y, y, n, [vf](R v) { return V::mul(v, vf); });
+    map(y, result_ptr(y), n, [vf](R v) { return V::mul(v, vf); });
 }
 
 // One row done alone (the general path): statistics, then its output.
@@ -212,9 +212,9 @@ inline bool softmax_row_short(const T* x, T* y, size_t n) {
         const E c = m + ls;
         const R out = c < E(16) && c > E(-16) ? V::sub(v, V::set1(c))
                                               : V::sub(V::sub(v, V::set1(m)), V::set1(ls));
-        V::storen(y, out, n);
+        V::storen(result_ptr(y), out, n);
     } else {
-        V::storen(y, V::mul(e, V::set1(E(1) / s)), n);
+        V::storen(result_ptr(y), V::mul(e, V::set1(E(1) / s)), n);
     }
     return true;
 }

@@ -71,15 +71,15 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
                     continue;
                 }
                 const R vc = V::set1(c);
-                store_run(yr, n, stream, [&](size_t j, size_t cnt) { return V::sub(ld(j, cnt), vc); });
+                store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) { return V::sub(ld(j, cnt), vc); });
             } else if constexpr (STORE) {
                 scale_in_place(reinterpret_cast<E*>(yr), n, cs[i]);
             } else if constexpr (kBufExp) {
                 const R vi = V::set1(cs[i]);
-                store_run(yr, n, stream, [&](size_t j, size_t cnt) { return V::mul(ld(j, cnt), vi); });
+                store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) { return V::mul(ld(j, cnt), vi); });
             } else {
                 const R nh = V::set1(-hi[i]), vi = V::set1(cs[i]);
-                store_run(yr, n, stream, [&](size_t j, size_t cnt) {
+                store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) {
                     return V::mul(MX::template ex<true, true, D>(ld(j, cnt), nh), vi);
                 });
             }

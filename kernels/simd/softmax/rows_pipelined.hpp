@@ -70,9 +70,9 @@ struct PipeOps {
     }
     SIMDAX_INLINE static R out_val(const P& p, R v) { return V::sub(v, p.out_a); }
     SIMDAX_INLINE static void out_one(const P& p, size_t i, size_t c) {
-        if (c == V::N && p.stream) V::stream(p.out_dst + i, out_val(p, V::load(p.out_src + i)));
-        else if (c == V::N) V::store(p.out_dst + i, out_val(p, V::load(p.out_src + i)));
-        else V::storen(p.out_dst + i, out_val(p, V::loadn(p.out_src + i, c, V::zero())), c);
+        if (c == V::N && p.stream) V::stream(result_ptr(p.out_dst + i), out_val(p, V::load(p.out_src + i)));
+        else if (c == V::N) V::store(result_ptr(p.out_dst + i), out_val(p, V::load(p.out_src + i)));
+        else V::storen(result_ptr(p.out_dst + i), out_val(p, V::loadn(p.out_src + i, c, V::zero())), c);
     }
 
     template <bool SUM, bool OUT, bool MAXS>
