@@ -31,12 +31,16 @@ constexpr float kF4[5] = {0x1.00002cp+0f, 0x1.62d166p-1f, 0x1.ee798ap-3f, 0x1.aa
                           0x1.bb7cd4p-7f};
 constexpr float kC4[5] = {0x1.ffffe8p-1f, 0x1.62e0dcp-1f, 0x1.ec06dap-3f, 0x1.ca1440p-5f,
                           0x1.3997d6p-7f};
-// Degree 3 (relative error 7.5e-5, Remez as above): for float16/bfloat16
-// Softmax, whose e_i / sum is then off by at most twice that plus float
-// rounding, well below the 2^-11 (float16) or 2^-8 (bfloat16) relative
-// error that keeps the rounded output within 1 ulp.
-constexpr float kF3[4] = {0x1.fff632p-1f, 0x1.64444cp-1f, 0x1.cefc4cp-3f, 0x1.3f96a4p-4f};
-constexpr float kC3[4] = {0x1.fff692p-1f, 0x1.62f31ap-1f, 0x1.f0de1ap-3f, 0x1.c3f760p-5f};
+// Degree 3 with 2^0 = 1 exact (relative error 1.03e-4 on [0, 1], 1.01e-4
+// on [-1/2, 1/2], Remez with the constant pinned): for float16/bfloat16.
+// Softmax's e_i / sum is then off by at most twice that plus float
+// rounding, below the 2^-11 (float16) or 2^-8 (bfloat16) relative error
+// that keeps the rounded output within 1 ulp. LogSoftmax's max term is
+// 2^lo, lo the fold's remainder: the pinned constant leaves it off by the
+// slope error (0.0023 on [0, 1]) times lo, below 3e-7 of float32's 1e-5
+// next to 0 while |lo| <= 2^-13 (blocks.hpp, the fold limit of degree 3).
+constexpr float kF3[4] = {0x1p+0f, 0x1.640ea8p-1f, 0x1.cf7a66p-3f, 0x1.4095eap-4f};
+constexpr float kC3[4] = {0x1p+0f, 0x1.62f5f8p-1f, 0x1.f00c84p-3f, 0x1.c2a530p-5f};
 constexpr float kLog2e = 0x1.715476p+0f;
 
 // The coefficients of degree DEG for the split of VF.

@@ -84,9 +84,13 @@ template <> struct SmxMath<VF> {
     using R = VF::R;
     static constexpr bool kCanFold = true;
     // |lo| <= ulp(m*log2e)/2 <= 1/4 below this: 2^lo stays a harmless common factor
-    // and t = x*log2e - hi keeps its relative rounding near the max.
-    static constexpr float kFoldLimit = 0x1p22f;
-    static bool foldable(float m) { return m < kFoldLimit && m > -kFoldLimit; }  // false for NaN
+    // and t = x*log2e - hi keeps its relative rounding near the max. Degree 3
+    // (float16/bfloat16) computes the max's own term 2^lo to its slope error
+    // times lo (exp2_f32.hpp): |M| < 2^11 keeps |lo| <= 2^-13.
+    template <int DEG>
+    static constexpr float kFoldLimit = DEG == 3 ? 0x1p11f : 0x1p22f;
+    template <int DEG>
+    static bool foldable(float m) { return m < kFoldLimit<DEG> && m > -kFoldLimit<DEG>; }  // false for NaN
     // 2^t, t = x*log2e + nh (FOLD, nh = -hi) or (x + nh)*log2e (nh = -M).
     template <bool FOLD, bool ZERO, int DEG = 5>
     static SIMDAX_INLINE R ex(R x, R nh) {
@@ -113,6 +117,7 @@ template <> struct SmxMath<VF> {
 template <> struct SmxMath<VD> {
     using R = VD::R;
     static constexpr bool kCanFold = false;
+    template <int DEG>
     static bool foldable(double) { return false; }
     template <bool FOLD, bool ZERO, int DEG = 5>
     static SIMDAX_INLINE R ex(R x, R nh) { return exp_f64(VD::add(x, nh)); }
@@ -127,12 +132,11 @@ template <> struct SmxMath<VD> {
     static R log(R s) { return log_f64(s); }
 };
 
-// The exp degree of the passes of storage type T: LogSoftmax's sum only
-// enters through a log (exp2_f32.hpp, kF4: an absolute 2.6e-6 there, and
-// float16/bfloat16 outputs near 0 still have float32's 1e-5); Softmax
-// divides by it: degree 5 for float32, 3 for float16/bfloat16 (kF3).
+// The exp degree of the passes of storage type T: 3 for float16/bfloat16
+// (kF3); for float32, Softmax divides by the sum (degree 5), LogSoftmax's
+// sum only enters through a log (kF4: an absolute 2.6e-6 there).
 template <class T, SoftmaxKind K>
-constexpr int kSumDeg = K == SoftmaxKind::log ? 4 : std::is_same_v<T, typename Vec<T>::E> ? 5 : 3;
+constexpr int kSumDeg = !std::is_same_v<T, typename Vec<T>::E> ? 3 : K == SoftmaxKind::log ? 4 : 5;
 
 // Four vectors of a sum pass: 2^t of x[i..i+4N) added into s0..s3; STORE
 // also writes them to y[i..] (y may be null otherwise: no offset is formed).

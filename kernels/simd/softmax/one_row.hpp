@@ -30,7 +30,7 @@ struct RowStat {
 
 // A row's statistics as its blocks come (row_stats, rows_long.hpp): each
 // block's max is admitted, then the sum of its 2^t relative to hi added.
-template <class V, bool FOLD>
+template <class V, bool FOLD, int DEG>
 struct RowRun {
     using E = typename V::E;
     using R = typename V::R;
@@ -50,7 +50,7 @@ struct RowRun {
             if (bm != bm || block_has_nan(xb, nb)) bad = true;
             return skip;
         }
-        if (FOLD && !MX::foldable(bm)) return unfoldable;
+        if (FOLD && !MX::template foldable<DEG>(bm)) return unfoldable;
         if (bm > m) {
             const E nhi = MX::template hi_of<FOLD>(bm);
             if (have) acc = V::mul(acc, V::set1(MX::template rescale<FOLD>(hi, nhi)));
@@ -83,7 +83,7 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
     using E = typename V::E;
     using R = typename V::R;
     using MX = SmxMath<V>;
-    RowRun<V, FOLD> run;
+    RowRun<V, FOLD, DEG> run;
     // float16/bfloat16: the max pass converts each block once, into one half
     // of cbuf; the sum pass reads that float copy from L1.
     constexpr bool kBuf = !std::is_same_v<T, E>;
@@ -200,7 +200,7 @@ inline bool softmax_row_short(const T* x, T* y, size_t n) {
     using MX = SmxMath<V>;
     const R v = V::loadn(x, n, V::set1(E(-__builtin_inf())));
     const E m = V::hmax_n(v, n);
-    if (V::bits(V::isnan(v)) || !MX::foldable(m)) return false;
+    if (V::bits(V::isnan(v)) || !MX::template foldable<kSumDeg<T, K>>(m)) return false;
     const E hi = MX::template hi_of<true>(m);
     // Missing lanes are -inf: 2^t = 0 (ZERO), or <= 2^-126 in a sum >= ~1,
     // where hsum_n may leave them out or not.

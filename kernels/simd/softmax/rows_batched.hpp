@@ -36,7 +36,7 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
         const size_t b = rows - r0 < batch ? rows - r0 : batch;
         for (size_t i = 0; i < b; ++i) {
             m[i] = block_max(x + ptrdiff_t(r0 + i) * xrs, n, kBuf ? buf + i * n : nullptr);
-            alone[i] = !MX::foldable(m[i]);
+            alone[i] = !MX::template foldable<D>(m[i]);
             hi[i] = MX::template hi_of<true>(m[i]);
         }
         auto src = [&](size_t i) -> const E* {

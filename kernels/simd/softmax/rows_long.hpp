@@ -64,7 +64,7 @@ void log_softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xr
             O::dispatch(false, false, true, p, mx, sm);
             bm_next = V::hmax(mx);
         }
-        RowRun<V, true> run;
+        RowRun<V, true, kSumDeg<T, SoftmaxKind::log>> run;
         size_t k = 0;
         for (; k < nblk; ++k) {
             const size_t b = k * B, nb = blen(k);

@@ -191,7 +191,7 @@ void log_softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff
         Slot& s = slot(r);
         const E m = V::hmax(mv);
         s.m = m;
-        s.alone = !MX::foldable(m);
+        s.alone = !MX::template foldable<kSumDeg<T, SoftmaxKind::log>>(m);
         s.hi = MX::template hi_of<true>(m);
         s.a = E(0);
         s.out = false;
