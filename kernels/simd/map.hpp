@@ -22,7 +22,8 @@ inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
     using V = Vec<T>;
     size_t i = 0;
     const uintptr_t ya = reinterpret_cast<uintptr_t>(y);
-    if (static_cast<const void*>(x) != static_cast<const void*>(y) && (stream_rows || n * sizeof(T) >= kStreamBytes) && ya % sizeof(T) == 0) {
+    const bool in_place = static_cast<const void*>(x) == static_cast<const void*>(y);
+    if (!in_place && (stream_rows || n * sizeof(T) >= kStreamBytes) && ya % sizeof(T) == 0) {
         constexpr size_t W = V::N * sizeof(T);
         const size_t head = ((W - ya % W) % W) / sizeof(T);
         if (head) V::storen(y, f(V::loadn(x, head, V::zero())), head);
