@@ -152,7 +152,7 @@ inline void scale_in_place(E* y, size_t n, E f) {
     using V = Vec<E>;
     using R = typename V::R;
     const R vf = V::set1(f);
-    map(y, result_ptr(y), n, [vf](R v) { return V::mul(v, vf); });
+    map(y, y, n, [vf](R v) { return V::mul(v, vf); });
 }
 
 // One row done alone (the general path): statistics, then its output.
