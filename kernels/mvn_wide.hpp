@@ -99,9 +99,10 @@ inline void chan_combine(Moments* s, double nb, double mb, double m2b) {
 // low part and x - mean lose digits (all-zero groups are exact); and the
 // divisor (when normalising) within E's reach (divisor_in_range).
 // Always inlined: it runs once per row, and GCC called it out of line
-// from the float16 rows kernel.
+// from the float16 rows kernel. var: m2 / n, from the caller (the rows
+// kernel multiplies by 1/n: a division less in each row's chain).
 template <class E>
-SIMDAX_INLINE bool fits_fast_path(double mean, double m2, double n, const VarianceNorm& v) {
+SIMDAX_INLINE bool fits_fast_path_var(double mean, double m2, double var, const VarianceNorm& v) {
     constexpr bool f32 = sizeof(E) < sizeof(double);
     const double max_m2 = f32 ? 1e76 : 0x1p1020;
     constexpr double min_mag = f32 ? 0x1p-100 : 0x1p-970;
@@ -113,7 +114,12 @@ SIMDAX_INLINE bool fits_fast_path(double mean, double m2, double n, const Varian
     constexpr double min_mag_sq = f32 ? min_mag * min_mag : 0.0;
     const double m2p = m2 > 0 ? m2 : 0.0;
     if ((mean != 0 || m2p > 0) && std::fabs(mean) < min_mag && m2p <= min_mag_sq) return false;
-    return divisor_in_range<E>(m2 / n, v);
+    return divisor_in_range<E>(var, v);
+}
+
+template <class E>
+SIMDAX_INLINE bool fits_fast_path(double mean, double m2, double n, const VarianceNorm& v) {
+    return fits_fast_path_var<E>(mean, m2, m2 / n, v);
 }
 
 // A group's mean and 1 / divisor (kernels/mvn_divisor.hpp) in the wider type.

@@ -46,8 +46,7 @@ inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
         }
         for (; i + 2 * V::N <= n; i += 2 * V::N) {
             const typename V::R a = V::load(x + i), b = V::load(x + i + V::N);
-            V::stream(y + i, f(a));
-            V::stream(y + i + V::N, f(b));
+            stream_pair<V>(y + i, f(a), f(b));
         }
         for (; i + V::N <= n; i += V::N) V::stream(y + i, f(V::load(x + i)));
         if (!stream_rows) stream_fence();
@@ -64,8 +63,7 @@ inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
     }
     for (; i + 2 * V::N <= n; i += 2 * V::N) {
         const typename V::R a = V::load(x + i), b = V::load(x + i + V::N);
-        V::store(y + i, f(a));
-        V::store(y + i + V::N, f(b));
+        store_pair<V>(y + i, f(a), f(b));
     }
     for (; i + V::N <= n; i += V::N) V::store(y + i, f(V::load(x + i)));
     if (i < n) V::storen(y + i, f(V::loadn(x + i, n - i, V::zero())), n - i);

@@ -35,6 +35,35 @@ struct RegsOf<V, std::void_t<decltype(V::kRegs)>> {
     static constexpr int value = V::kRegs;
 };
 
+// Two consecutive vectors a, b stored at p (stream: non-temporal, ordered
+// by stream_fence()): one narrowing instruction for both where an ISA has
+// V::store2/stream2 for the storage type (AVX512-BF16's VCVTNE2PS2BF16 does
+// 32 lanes in the time VCVTNEPS2BF16 does 16), else two stores.
+template <class V, class S, class = void>
+struct HasPairStore : std::false_type {};
+template <class V, class S>
+struct HasPairStore<V, S, std::void_t<decltype(V::store2(std::declval<S*>(), V::zero(), V::zero()))>>
+    : std::true_type {};
+
+template <class V, class S>
+SIMDAX_INLINE void store_pair(S* p, typename V::R a, typename V::R b) {
+    if constexpr (HasPairStore<V, S>::value) {
+        V::store2(p, a, b);
+    } else {
+        V::store(p, a);
+        V::store(p + V::N, b);
+    }
+}
+template <class V, class S>
+SIMDAX_INLINE void stream_pair(S* p, typename V::R a, typename V::R b) {
+    if constexpr (HasPairStore<V, S>::value) {
+        V::stream2(p, a, b);
+    } else {
+        V::stream(p, a);
+        V::stream(p + V::N, b);
+    }
+}
+
 // float32, float16 and bfloat16 compute in float; float64 in double.
 template <class T> struct VecOf { using type = VF; };
 template <> struct VecOf<double> { using type = VD; };

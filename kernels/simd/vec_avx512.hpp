@@ -161,6 +161,35 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
     static __m256i narrow16(BF16Result, R v) {
         return cpu_facts.avx512bf16 ? narrow16_bf16_instruction(v) : narrow16_exact(v);
     }
+    // 32 bfloat16 results (a's lanes first) in one VCVTNE2PS2BF16; stream2
+    // streams whole 64-byte lines, else the two halves.
+    static __m512i narrow32_bf16_instruction(R a, R b) {
+        __m512i r;  // volatile: as narrow16_bf16_instruction
+        __asm__ volatile("vcvtne2ps2bf16 %2, %1, %0" : "=v"(r) : "v"(__m512(b)), "v"(__m512(a)));
+        return r;
+    }
+    SIMDAX_INLINE static void store2(BF16Result* p, R a, R b) {
+        if (!cpu_facts.avx512bf16) {
+            store(p, a);
+            store(p + N, b);
+            return;
+        }
+        _mm512_storeu_si512(p, narrow32_bf16_instruction(a, b));
+    }
+    SIMDAX_INLINE static void stream2(BF16Result* p, R a, R b) {
+        if (!cpu_facts.avx512bf16) {
+            stream(p, a);
+            stream(p + N, b);
+            return;
+        }
+        const __m512i r = narrow32_bf16_instruction(a, b);
+        if (reinterpret_cast<uintptr_t>(p) % 64 == 0) {
+            _mm512_stream_si512(reinterpret_cast<__m512i*>(p), r);
+        } else {
+            _mm256_stream_si256(reinterpret_cast<__m256i*>(p), _mm512_castsi512_si256(r));
+            _mm256_stream_si256(reinterpret_cast<__m256i*>(p + N), _mm512_extracti64x4_epi64(r, 1));
+        }
+    }
     template <class H, class = IfHalf<H>>
     static R load(const H* p) { return widen16(H{}, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))); }
     template <class H, class = IfHalf<H>>

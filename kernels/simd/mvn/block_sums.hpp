@@ -99,11 +99,12 @@ inline BlockSums<T> shifted_block_sums(const T* xb, size_t nb, typename Vec<T>::
 template <class T>
 constexpr double kOnePassSpread = std::is_same_v<T, typename Vec<T>::E> ? 4.0 : 64.0;
 
-// M2 of n values from the sums of their deviations d from x[0] and of d^2;
-// false when x[0] lies too far from the mean for one pass (or on NaN).
+// M2 of n values (inv_n = 1/n) from the sums of their deviations d from
+// x[0] and of d^2; false when x[0] lies too far from the mean for one pass
+// (or on NaN).
 template <class T>
-inline bool one_pass_m2(double sd, double sq, double n, double* m2) {
-    *m2 = sq - sd * sd / n;
+inline bool one_pass_m2(double sd, double sq, double inv_n, double* m2) {
+    *m2 = sq - sd * (sd * inv_n);
     return *m2 * kOnePassSpread<T> >= sq;
 }
 

@@ -38,7 +38,7 @@ void moments(const void* xv, size_t n, Moments* st) {
         const E sd = V::hsum(bs.s);
         const E sq = V::hsum(bs.q);
         double m2_one;
-        if (one_pass_m2<T>(sd, sq, double(nb), &m2_one) && !is_tiny<T>(amax, E(m2_one))) {
+        if (one_pass_m2<T>(sd, sq, 1.0 / double(nb), &m2_one) && !is_tiny<T>(amax, E(m2_one))) {
             chan_combine(st, double(nb), double(shift) + double(sd) / double(nb), m2_one);
             continue;
         }

@@ -44,18 +44,35 @@ SIMDAX_INLINE void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typenam
     s2 = V::hsum(t2);
 }
 
+// Pass A over one row: the sums of d = x - x[0] and d^2.
+template <class E>
+struct RowSums {
+    E x0, c1, q;
+};
+
 // copy: as row_sums (float16/bfloat16 rows short enough to keep in L1).
 template <class T>
-inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, const MvnArgs& a,
-                                                  const void* y, size_t y_esize,
-                                                  typename Vec<T>::E* copy) {
+SIMDAX_INLINE RowSums<typename Vec<T>::E> row_pass_a(const T* x, size_t n, const void* y, size_t y_esize,
+                                                     typename Vec<T>::E* copy) {
+    RowSums<typename Vec<T>::E> r;
+    r.x0 = to_e(x[0]);
+    row_sums<T>(x, n, r.x0, r.c1, r.q, y, y_esize, copy);
+    return r;
+}
+
+// The row's moments from pass A's sums (x, copy: the row pass A read;
+// inv_n = 1/n: multiplications instead of divisions in the chain from the
+// sums to 1/divisor, which the row's output waits for).
+template <class T>
+inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, double inv_n, const MvnArgs& a,
+                                                  const RowSums<typename Vec<T>::E>& sums,
+                                                  const typename Vec<T>::E* copy) {
     using E = typename Vec<T>::E;
-    const E x0 = to_e(x[0]);
-    E c1, q;
-    row_sums<T>(x, n, x0, c1, q, y, y_esize, copy);
+    const E x0 = sums.x0;
+    E c1 = sums.c1, q = sums.q;
     E s = x0, ml = c1 / E(n);
     double m2;
-    if (!one_pass_m2<T>(c1, q, double(n), &m2)) {  // x[0] far from the mean (or NaN): around s
+    if (!one_pass_m2<T>(c1, q, inv_n, &m2)) {  // x[0] far from the mean (or NaN): around s
         s = x0 + ml;
         if (copy) row_sums<E>(copy, n, s, c1, q);
         else row_sums<T>(x, n, s, c1, q);
@@ -64,10 +81,10 @@ inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, const Mv
     }
     RowMoments<E> m{};
     if (std::isfinite(q) && std::isfinite(c1) &&
-        fits_fast_path<E>(double(s) + double(ml), m2, double(n), a.vn)) {
+        fits_fast_path_var<E>(double(s) + double(ml), m2, m2 * inv_n, a.vn)) {
         m.mh = s;
         m.ml = ml;
-        m.inv = E(inv_divisor(m2 / double(n), a.vn));
+        m.inv = E(inv_divisor(m2 * inv_n, a.vn));
         return m;
     }
     // Huge magnitudes, an infinity or NaN, a variance below E's reach.

@@ -20,6 +20,16 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 // Float16/bfloat16 rows (and their shared Scale/Bias) up to this length are
 // converted once per call and then read from L1.
 constexpr size_t kMvnPreconvert = 2048;
+// Rows whose statistics are taken together (mvn_rows): float16/bfloat16
+// rows of up to 6 KiB in all (their float copies stay in L1); a float
+// row's output already waits on memory.
+constexpr size_t kMvnBatch = 4;
+template <class T>
+inline size_t mvn_batch(size_t n) {
+    if (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) return 1;
+    const size_t b = 6144 / (n * sizeof(T));
+    return b < 1 ? 1 : b > kMvnBatch ? kMvnBatch : b;
+}
 
 // One row's normalisation: t = fma(x - mh, va, vb), constant scale and bias
 // already folded into va, vb. mean and inv in double: for values the affine
@@ -67,12 +77,21 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
             if (i > n) i = n;
             V::storen(yo, val(size_t(0), i), i);
         }
+        const auto full = [&](size_t j) {
+            if (nx) __builtin_prefetch(nx + j, 0, 3);
+            R t = V::fma(V::sub(V::load(xr + j), vmh), va, vb);
+            if constexpr (!kFolded) t = V::fma(t, sc.at(j, V::N), bi.at(j, V::N));
+            return t;
+        };
+        // Two vectors per store: one narrowing for both (store_pair).
+        for (; i + 2 * V::N <= n; i += 2 * V::N) {
+            const R t0 = full(i), t1 = full(i + V::N);
+            if (stream) stream_pair<V>(yo + i, t0, t1);
+            else store_pair<V>(yo + i, t0, t1);
+        }
         for (; i + V::N <= n; i += V::N) {
-            if (nx) __builtin_prefetch(nx + i, 0, 3);
-            R t = V::fma(V::sub(V::load(xr + i), vmh), va, vb);
-            if constexpr (!kFolded) t = V::fma(t, sc.at(i, V::N), bi.at(i, V::N));
-            if (stream) V::stream(yo + i, t);
-            else V::store(yo + i, t);
+            if (stream) V::stream(yo + i, full(i));
+            else V::store(yo + i, full(i));
         }
         if (i < n) V::storen(yo + i, val(i, n - i), n - i);
         return;
@@ -134,28 +153,28 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
         }
     }
     alignas(64) E buf[kNormBlock];
-    alignas(64) E xf[kHalf ? kMvnPreconvert : 1];
+    // float16/bfloat16: each row converted once, by pass A; pass B and the
+    // output read the float copy from L1 (one per row of a batch, below).
+    alignas(64) E xf[kMvnBatch][kHalf ? kMvnPreconvert : 1];
+    const bool conv = kHalf && n <= kMvnPreconvert;
+    const auto copy_of = [&](size_t r) { return conv ? xf[r] : nullptr; };
     // A large output (the executor passes many rows per call) is streamed.
     const bool stream = static_cast<const void*>(x) != static_cast<void*>(y) &&
                         rows * n * sizeof(T) >= kStreamBytes;
     const RowsOutput<T> out{a.act, stream, buf};
     // Rows ahead whose input the output loop prefetches: about 6 KiB ahead.
     const size_t pf_rows = 1 + 6144 / (n * sizeof(T) + 1);
-    for (size_t g = 0; g < rows; ++g) {
+    // Row g's output, from its moments (copy: its float copy, or null).
+    const auto write = [&](size_t g, const RowMoments<E>& mo, const E* copy) {
         const T* xr = x + ptrdiff_t(g) * xrs;
         T* yr = y + ptrdiff_t(g) * yrs;
-        // float16/bfloat16: the row converted once, by pass A; pass B and
-        // the output read the float copy from L1.
-        const bool conv = kHalf && n <= kMvnPreconvert;
-        const void* pfw = stream ? nullptr : yr;  // streamed rows need no read for ownership
-        const RowMoments<E> mo = row_moments(xr, n, a, pfw, sizeof(T), conv ? xf : nullptr);
         if (mo.wide) {
             NormArgs na = row_norm_args<T>(a, g, 0, 1);
             na.wide = true;
             na.wide_mean = mo.norm.mean;
             na.wide_inv = mo.norm.inv;
             normalize_wide(xr, yr, n, &na);
-            continue;
+            return;
         }
         const RowScaleBias<T> sc = row_scale_bias<T>(a.scale, a.scale_rs, a.scale_ks, g, E(1), ps);
         const RowScaleBias<T> bi = row_scale_bias<T>(a.bias, a.bias_rs, a.bias_ks, g, E(0), pb);
@@ -168,7 +187,7 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
             na.scale_stride = 0;
             na.bias_stride = 0;
             normalize_run(xr, yr, n, &na);
-            continue;
+            return;
         }
         RowNorm<T> norm{V::set1(mo.mh), {}, {}, double(mo.mh) + double(mo.ml), double(mo.inv)};
         if (folded) {
@@ -183,10 +202,29 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
         // Inlined, as a switch in place would be: no extra calls per row.
         with_access(sc, [&](auto sa) __attribute__((always_inline)) {
             with_access(bi, [&](auto ba) __attribute__((always_inline)) {
-                if (conv) write_row<T>(static_cast<const E*>(xf), yr, n, nx, norm, sa, ba, out);
+                if (copy) write_row<T>(copy, yr, n, nx, norm, sa, ba, out);
                 else write_row<T>(xr, yr, n, nx, norm, sa, ba, out);
             });
         });
+    };
+    // Rows in batches: every row's pass A, then every row's moments, then
+    // every row's output. The scalar chain from a row's sums to 1/divisor
+    // (divisions, a square root: about a hundred cycles) then overlaps
+    // the other rows' chains instead of stalling each row's output.
+    const double inv_n = 1.0 / double(n);
+    const size_t batch = mvn_batch<T>(n);
+    for (size_t g0 = 0; g0 < rows; g0 += batch) {
+        const size_t nb = rows - g0 < batch ? rows - g0 : batch;
+        RowSums<E> sums[kMvnBatch];
+        RowMoments<E> mos[kMvnBatch];
+        for (size_t r = 0; r < nb; ++r) {
+            const size_t g = g0 + r;
+            const void* pfw = stream ? nullptr : y + ptrdiff_t(g) * yrs;  // streamed rows need no read for ownership
+            sums[r] = row_pass_a(x + ptrdiff_t(g) * xrs, n, pfw, sizeof(T), copy_of(r));
+        }
+        for (size_t r = 0; r < nb; ++r)
+            mos[r] = row_moments<T>(x + ptrdiff_t(g0 + r) * xrs, n, inv_n, a, sums[r], copy_of(r));
+        for (size_t r = 0; r < nb; ++r) write(g0 + r, mos[r], copy_of(r));
     }
     if (stream) stream_fence();
 }

@@ -75,6 +75,12 @@ struct PipeOps {
         else V::storen(result_ptr(p.out_dst + i), out_val(p, V::loadn(p.out_src + i, c, V::zero())), c);
     }
 
+    SIMDAX_INLINE static void out_two(const P& p, size_t i) {
+        const R a = out_val(p, V::load(p.out_src + i)), b = out_val(p, V::load(p.out_src + i + V::N));
+        if (p.stream) stream_pair<V>(result_ptr(p.out_dst + i), a, b);
+        else store_pair<V>(result_ptr(p.out_dst + i), a, b);
+    }
+
     template <bool SUM, bool OUT, bool MAXS>
     static void run(const P& pp, R& mx, R& sm) {
         const P p = pp;  // locals: the stores to y cannot alias them
@@ -102,10 +108,7 @@ struct PipeOps {
                 s0 = V::add(s0, sum_ex(p, V::load(p.sm_src + a)));
                 s1 = V::add(s1, sum_ex(p, V::load(p.sm_src + b)));
             }
-            if (OUT) {
-                out_one(p, h + a, N);
-                out_one(p, h + b, N);
-            }
+            if (OUT) out_two(p, h + a);
         }
         for (; q < steps; ++q) {
             const size_t a = q * N;
