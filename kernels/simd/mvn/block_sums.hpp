@@ -43,8 +43,9 @@ struct BlockSums {
 // Sums of d = x - vs (TWO: (x - vs) - vs2) and of d^2 over one block; four
 // chains each so fewer wait on the FMA latency; missing tail lanes count 0.
 // AMAX: also the largest |x|. copy (float16/bfloat16 rows): the block's
-// compute-type values are written there on the way. pfw: the output block,
-// prefetched for writing so its reads for ownership overlap this pass.
+// deviations d are written there on the way (copy may be xb itself). pfw:
+// the output block, prefetched for writing so its reads for ownership
+// overlap this pass.
 template <class T, bool AMAX, bool TWO = false>
 inline BlockSums<T> shifted_block_sums(const T* xb, size_t nb, typename Vec<T>::R vs,
                                        typename Vec<T>::E* copy, const char* pfw, size_t pfw_esize,
@@ -59,7 +60,7 @@ inline BlockSums<T> shifted_block_sums(const T* xb, size_t nb, typename Vec<T>::
     for (; i + 4 * N <= nb; i += 4 * N) {
         if (pfw) prefetch_row(pfw + i * pfw_esize, 4 * N * pfw_esize, true);
         R v[4];
-        load4(xb, i, copy, v);
+        load4(xb, i, nullptr, v);
         const R v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3];
         if (AMAX) am = V::max(V::max(am, V::abs(v0)), V::max(V::abs(v1), V::max(V::abs(v2), V::abs(v3))));
         R e0 = V::sub(v0, vs), e1 = V::sub(v1, vs), e2 = V::sub(v2, vs), e3 = V::sub(v3, vs);
@@ -68,6 +69,12 @@ inline BlockSums<T> shifted_block_sums(const T* xb, size_t nb, typename Vec<T>::
             e1 = V::sub(e1, vs2);
             e2 = V::sub(e2, vs2);
             e3 = V::sub(e3, vs2);
+        }
+        if (copy) {
+            VE::store(copy + i, e0);
+            VE::store(copy + i + N, e1);
+            VE::store(copy + i + 2 * N, e2);
+            VE::store(copy + i + 3 * N, e3);
         }
         a0 = V::add(a0, e0);
         a1 = V::add(a1, e1);
@@ -81,10 +88,10 @@ inline BlockSums<T> shifted_block_sums(const T* xb, size_t nb, typename Vec<T>::
     for (; i < nb; i += N) {
         const size_t cnt = i + N <= nb ? N : nb - i;
         const R v = cnt == N ? V::load(xb + i) : V::loadn(xb + i, cnt, vs);
-        if (copy) VE::storen(copy + i, v, cnt);
         if (AMAX) am = V::max(am, V::abs(v));
         R e = V::sub(v, vs);
         if constexpr (TWO) e = V::blend(V::lanes(cnt), V::zero(), V::sub(e, vs2));
+        if (copy) VE::storen(copy + i, e, cnt);
         a0 = V::add(a0, e);
         q0 = V::fma(e, e, q0);
     }

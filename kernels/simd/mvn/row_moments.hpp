@@ -3,7 +3,9 @@
 // mean (one_pass_m2 fails) does pass B sum e = x - s and e^2 around s = x[0]
 // + mean(d). The mean is carried as the pair (s, sum(e)/n). A row whose
 // statistics do not suit the fast path gets the wider type's instead
-// (kernels/mvn_wide.hpp).
+// (kernels/mvn_wide.hpp). A float16/bfloat16 row's float copy holds its
+// deviations (d, or e after pass B), which its output then reads as they
+// are: one subtraction less per element.
 #pragma once
 
 #include <cmath>
@@ -66,7 +68,7 @@ SIMDAX_INLINE RowSums<typename Vec<T>::E> row_pass_a(const T* x, size_t n, const
 template <class T>
 inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, double inv_n, const MvnArgs& a,
                                                   const RowSums<typename Vec<T>::E>& sums,
-                                                  const typename Vec<T>::E* copy) {
+                                                  typename Vec<T>::E* copy) {
     using E = typename Vec<T>::E;
     const E x0 = sums.x0;
     E c1 = sums.c1, q = sums.q;
@@ -74,7 +76,7 @@ inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, double i
     double m2;
     if (!one_pass_m2<T>(c1, q, inv_n, &m2)) {  // x[0] far from the mean (or NaN): around s
         s = x0 + ml;
-        if (copy) row_sums<E>(copy, n, s, c1, q);
+        if (copy) row_sums<E>(copy, n, ml, c1, q, nullptr, 0, copy);  // in place: e = d - ml
         else row_sums<T>(x, n, s, c1, q);
         ml = c1 / E(n);
         m2 = double(q) - double(c1) * double(ml);

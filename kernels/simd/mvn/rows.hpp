@@ -48,10 +48,11 @@ struct RowsOutput {
     typename Vec<T>::E* buf;  // kNormBlock values, for the activation
 };
 
-// One row's output; xr (T, or the row's compute-type copy) to yr. nx: the
-// next rows' input, prefetched as this row is written (the hardware
-// prefetchers stop at each 4 KiB page). SA, BA: row_scale_bias.hpp.
-template <class T, class S, class SA, class BA>
+// One row's output; xr (T, or with DEV the row's float copy of deviations
+// from mh, row_moments.hpp) to yr. nx: the next rows' input, prefetched as
+// this row is written (the hardware prefetchers stop at each 4 KiB page).
+// SA, BA: row_scale_bias.hpp.
+template <class T, bool DEV, class S, class SA, class BA>
 void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx, const RowNorm<T>& norm,
                const SA sc, const BA bi, const RowsOutput<T>& out) {
     using V = Vec<T>;
@@ -59,9 +60,10 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
     using R = typename V::R;
     constexpr bool kFolded = SA::kConstant && BA::kConstant;
     const R vmh = norm.vmh, va = norm.va, vb = norm.vb;
+    const auto dev = [vmh](R v) { return DEV ? v : V::sub(v, vmh); };
     auto val = [=](size_t i, size_t cnt) {
         const R v = cnt == V::N ? V::load(xr + i) : V::loadn(xr + i, cnt, vmh);
-        R t = V::fma(V::sub(v, vmh), va, vb);
+        R t = V::fma(dev(v), va, vb);
         if constexpr (!kFolded) t = V::fma(t, sc.at(i, cnt), bi.at(i, cnt));
         return t;
     };
@@ -79,7 +81,7 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
         }
         const auto full = [&](size_t j) {
             if (nx) __builtin_prefetch(nx + j, 0, 3);
-            R t = V::fma(V::sub(V::load(xr + j), vmh), va, vb);
+            R t = V::fma(dev(V::load(xr + j)), va, vb);
             if constexpr (!kFolded) t = V::fma(t, sc.at(j, V::N), bi.at(j, V::N));
             return t;
         };
@@ -189,7 +191,9 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
             normalize_run(xr, yr, n, &na);
             return;
         }
-        RowNorm<T> norm{V::set1(mo.mh), {}, {}, double(mo.mh) + double(mo.ml), double(mo.inv)};
+        // The mean in double, relative to what the output reads.
+        const double mean = copy ? double(mo.ml) : double(mo.mh) + double(mo.ml);
+        RowNorm<T> norm{V::set1(mo.mh), {}, {}, mean, double(mo.inv)};
         if (folded) {
             const E A = mo.inv * sc.c;
             norm.va = V::set1(A);
@@ -202,8 +206,8 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
         // Inlined, as a switch in place would be: no extra calls per row.
         with_access(sc, [&](auto sa) __attribute__((always_inline)) {
             with_access(bi, [&](auto ba) __attribute__((always_inline)) {
-                if (copy) write_row<T>(copy, yr, n, nx, norm, sa, ba, out);
-                else write_row<T>(xr, yr, n, nx, norm, sa, ba, out);
+                if (copy) write_row<T, true>(copy, yr, n, nx, norm, sa, ba, out);
+                else write_row<T, false>(xr, yr, n, nx, norm, sa, ba, out);
             });
         });
     };
