@@ -576,7 +576,7 @@ TEST_P(KernelsIsa, MvnColsWideLaneBlockInAliasedRows) {
 // holds a sentinel that must survive. Row g of the input gets a special-value
 // pattern chosen by (g + salt) % kRowKinds (kind 0: plain random), so the
 // short-row pipeline meets special rows before, between and after plain ones.
-constexpr int kRowKinds = 10;
+constexpr int kRowKinds = 11;
 
 void fill_row(Buf& x, ptrdiff_t off, size_t n, int kind, DType dt, std::mt19937& rng) {
     std::uniform_real_distribution<double> u(-20, 20);
@@ -601,6 +601,9 @@ void fill_row(Buf& x, ptrdiff_t off, size_t n, int kind, DType dt, std::mt19937&
             for (size_t i = 0; i < n; ++i) at(i, off * (1.0 + 1e-6 * double(i % 3)));
             break;
         }
+        case 10:  // a whole block (the second) of -inf, the max growing block by block
+            for (size_t i = 0; i < n; ++i) at(i, i >= 2048 && i < 4096 ? -kInf : u(rng) + 0.01 * double(i));
+            break;
         default: break;
     }
 }
@@ -618,6 +621,7 @@ std::vector<RowsShape> rows_shapes(DType dt) {
     for (size_t n : {4, 64, 100, 1000, 2047, 2048}) v.push_back({kRowKinds + 2, n, ptrdiff_t(n + 5), ptrdiff_t(n)});
     for (size_t n : {1, 5, 128, 1000, 2049, 4097}) v.push_back({1, n, ptrdiff_t(n), ptrdiff_t(n)});
     v.push_back({3, 4097, 4099, 4100});
+    v.push_back({kRowKinds + 2, 12500, 12503, 12501});  // every row kind beside long rows (rows_long*.hpp)
     if (dt == DType::f32) v.push_back({2, 33000, 33000, 33001});
     if (dt != DType::f64) {  // outputs >= 2 MB: streaming stores
         const size_t e = dt == DType::f32 ? 1 : 2;

@@ -201,28 +201,54 @@ inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename V
     return V::add(V::add(s0, s1), V::add(s2, s3));
 }
 
+// A previous row's stored 2^t, scaled in the loop of this row's sums
+// (rows_long_softmax.hpp): p[q..end) *= f[its block], one step of 4N
+// elements per step of the loop (q a multiple of 4N: no step straddles a
+// block). q advances; the caller scales what is left.
+template <class E>
+struct ScaleRun {
+    E* p;
+    const E* f;
+    size_t q, end;
+};
+
 // fused_block_sum over x[0..n), and in the same loop the max of the next
 // block xm[0..nm) (returned in mout): the memory-bound reads of the next
 // block overlap the exp of this one. x may be a float copy (S = float) of a
 // float16/bfloat16 row; copy: where the next block's float values go.
-template <class S, bool FOLD, bool STORE, int DEG = 5, class T = S>
+// SCALE: sc's run too.
+template <class S, bool FOLD, bool STORE, int DEG = 5, class T = S, bool SCALE = false>
 inline typename Vec<T>::R fused_block_sum_max(const S* x, S* y, size_t n, typename Vec<T>::R nh,
                                               const T* xm, size_t nm, typename Vec<T>::E& mout,
-                                              typename Vec<T>::E* copy = nullptr) {
+                                              typename Vec<T>::E* copy = nullptr,
+                                              ScaleRun<typename Vec<T>::E>* sc = nullptr) {
     using V = Vec<T>;
+    using E = typename V::E;
     using R = typename V::R;
     constexpr size_t N = V::N;
-    const R ninf = V::set1(typename V::E(-__builtin_inf()));
+    const R ninf = V::set1(E(-__builtin_inf()));
     const size_t common = (n < nm ? n : nm) / (4 * N) * (4 * N);
     R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero();
     R m0 = ninf, m1 = ninf;
+    // Locals: the stores to y and p cannot alias them.
+    E* const sp = SCALE ? sc->p : nullptr;
+    const E* const sf = SCALE ? sc->f : nullptr;
+    size_t sq = SCALE ? sc->q : 0, ssteps = SCALE ? (sc->end - sc->q) / (4 * N) : 0;
     for (size_t i = 0; i < common; i += 4 * N) {
         R v[4];
         load4(xm, i, copy, v);
         m0 = V::max(V::max(m0, v[0]), v[2]);
         m1 = V::max(V::max(m1, v[1]), v[3]);
         exp_add4<S, FOLD, STORE, DEG>(x, y, i, nh, s0, s1, s2, s3);
+        if (SCALE && ssteps) {
+            E* const p = sp + sq;
+            const R f = V::set1(sf[sq / kSoftmaxBlock]);
+            SIMDAX_UNROLL for (size_t j = 0; j < 4; ++j) V::store(p + j * N, V::mul(V::load(p + j * N), f));
+            sq += 4 * N;
+            --ssteps;
+        }
     }
+    if (SCALE) sc->q = sq;
     R sum = V::add(V::add(s0, s1), V::add(s2, s3));
     if (common < n)
         sum = V::add(sum, fused_block_sum<S, FOLD, STORE, DEG>(x + common, STORE ? y + common : y, n - common, nh));

@@ -10,6 +10,9 @@
 //     reads with the exp instead;
 //   LogSoftmax rows longer than that, several: the statistics of one row in
 //     the same loop as the output of the row before (rows_long.hpp);
+//     float32 Softmax rows of 48 KiB on (not in place): the 2^t of one row
+//     stored in the same loops as the previous row's scaling
+//     (rows_long_softmax.hpp);
 //   otherwise row by row on the general path (one_row.hpp).
 #pragma once
 
@@ -17,6 +20,7 @@
 
 #include "simd/softmax/one_row.hpp"
 #include "simd/softmax/rows_long.hpp"
+#include "simd/softmax/rows_long_softmax.hpp"
 #include "simd/softmax/rows_batched.hpp"
 #include "simd/softmax/rows_pipelined.hpp"
 
@@ -57,8 +61,15 @@ void softmax_or_log_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdif
             if (stream) stream_fence();
             return;
         }
-        // Softmax's output pass has an exp of its own: it gained nothing
-        // from the overlap (S2 0.997-0.999, float16 1.01).
+        if constexpr (!kLog && std::is_same_v<T, E>) {
+            if (rows >= 2 && static_cast<const void*>(x) != static_cast<void*>(y) &&
+                n * sizeof(T) >= kScaleOverlapBytes && (n + kSoftmaxBlock - 1) / kSoftmaxBlock <= kStoreMaxBlocks) {
+                softmax_rows_long<T>(x, y, rows, n, xrs, yrs);
+                return;
+            }
+        }
+        // rows_long's form (the output recomputes the exp) gained Softmax
+        // nothing: S2 0.997-0.999, float16 1.01.
         if (kLog && rows >= 2) {
             log_softmax_rows_long<T>(x, y, rows, n, xrs, yrs, stream);
             if (stream) stream_fence();
