@@ -84,6 +84,14 @@ inline void store_run(T* y, size_t n, bool stream, F val) {
         if (i > n) i = n;
         V::storen(y, val(size_t(0), i), i);
     }
+    // Two vectors per store where one narrowing does both (store_pair;
+    // elsewhere the unrolled loop measured 1.01-1.04 on float32 W4).
+    if constexpr (HasPairStore<V, T>::value) {
+        if (stream)
+            for (; i + 2 * V::N <= n; i += 2 * V::N) stream_pair<V>(y + i, val(i, V::N), val(i + V::N, V::N));
+        else
+            for (; i + 2 * V::N <= n; i += 2 * V::N) store_pair<V>(y + i, val(i, V::N), val(i + V::N, V::N));
+    }
     if (stream)
         for (; i + V::N <= n; i += V::N) V::stream(y + i, val(i, V::N));
     else
