@@ -46,21 +46,16 @@ struct HasPairStore<V, S, std::void_t<decltype(V::store2(std::declval<S*>(), V::
     : std::true_type {};
 
 template <class V, class S>
-SIMDAX_INLINE void store_pair(S* p, typename V::R a, typename V::R b) {
+SIMDAX_INLINE void store_pair(S* p, typename V::R a, typename V::R b, bool stream = false) {
     if constexpr (HasPairStore<V, S>::value) {
-        V::store2(p, a, b);
+        if (stream) V::stream2(p, a, b);
+        else V::store2(p, a, b);
+    } else if (stream) {
+        V::stream(p, a);
+        V::stream(p + V::N, b);
     } else {
         V::store(p, a);
         V::store(p + V::N, b);
-    }
-}
-template <class V, class S>
-SIMDAX_INLINE void stream_pair(S* p, typename V::R a, typename V::R b) {
-    if constexpr (HasPairStore<V, S>::value) {
-        V::stream2(p, a, b);
-    } else {
-        V::stream(p, a);
-        V::stream(p + V::N, b);
     }
 }
 

@@ -88,8 +88,7 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
         // Two vectors per store: one narrowing for both (store_pair).
         for (; i + 2 * V::N <= n; i += 2 * V::N) {
             const R t0 = full(i), t1 = full(i + V::N);
-            if (stream) stream_pair<V>(yo + i, t0, t1);
-            else store_pair<V>(yo + i, t0, t1);
+            store_pair<V>(yo + i, t0, t1, stream);
         }
         for (; i + V::N <= n; i += V::N) {
             if (stream) V::stream(yo + i, full(i));

@@ -77,8 +77,7 @@ struct PipeOps {
 
     SIMDAX_INLINE static void out_two(const P& p, size_t i) {
         const R a = out_val(p, V::load(p.out_src + i)), b = out_val(p, V::load(p.out_src + i + V::N));
-        if (p.stream) stream_pair<V>(result_ptr(p.out_dst + i), a, b);
-        else store_pair<V>(result_ptr(p.out_dst + i), a, b);
+        store_pair<V>(result_ptr(p.out_dst + i), a, b, p.stream);
     }
 
     template <bool SUM, bool OUT, bool MAXS>
