@@ -823,6 +823,32 @@ TEST(NumericHostilityFuzzFindings, HardSigmoidZeroAlphaOnInfinityIsNaN) {
 // MVN with a Scale broadcast over the group holding +-inf: the rows kernel
 // folded inv_std * scale and mean_lo * inv_std * scale (inf * 0 = NaN for
 // the whole row); docs/spec.md's scale * (x - mean) / std is +-inf.
+// A group of zeros and one smallest subnormal: its mean (the subnormal / n)
+// and every square underflow in float, yet a Scale near the top makes the
+// mean's share of x - mean visible (the fast path must not take it as an
+// all-zero group).
+TEST(NumericHostilityFuzzFindings, MvnLoneSubnormalUnderAHugeScale) {
+    for (const simdax_dtype dt : kDtypes) {
+        SCOPED_TRACE(dtype_name(dt));
+        const int min_exp = dt == SIMDAX_DTYPE_FLOAT16    ? -24
+                            : dt == SIMDAX_DTYPE_BFLOAT16 ? -133
+                            : dt == SIMDAX_DTYPE_FLOAT64  ? -1074
+                                                          : -149;
+        const double top = dt == SIMDAX_DTYPE_FLOAT16 ? 6e4 : dt == SIMDAX_DTYPE_FLOAT64 ? 1e308 : 3e38;
+        for (const FormCase& f : forms()) {
+            SCOPED_TRACE(f.name);
+            OpSpec spec = op_spec(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, f.axes);
+            Operands io{TensorBuffer(dt, f.sizes, f.x_strides, Role::Input), nullptr, nullptr,
+                        TensorBuffer(dt, f.sizes, {}, Role::Output)};
+            io.scale = std::make_unique<TensorBuffer>(dt, f.sizes, std::vector<int64_t>{}, Role::Input);
+            io.x.fill([&](int64_t i) { return i % 8 == 5 ? -std::ldexp(1.0, min_exp) : 0.0; });
+            io.scale->fill([&](int64_t) { return top; });
+            const CheckResult r = run_and_check(spec, io);
+            EXPECT_TRUE(r.ok) << r.report;
+        }
+    }
+}
+
 TEST(NumericHostilityFuzzFindings, MvnInfiniteBroadcastScale) {
     for (const simdax_dtype dt : kDtypes) {
         SCOPED_TRACE(dtype_name(dt));

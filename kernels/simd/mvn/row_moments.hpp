@@ -82,8 +82,10 @@ inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, double i
         m2 = double(q) - double(c1) * double(ml);
     }
     RowMoments<E> m{};
+    // The mean from c1 in double: ml (c1 / n in E) underflows to 0 for a
+    // row of zeros and a few subnormals, which must not pass as all zeros.
     if (std::isfinite(q) && std::isfinite(c1) &&
-        fits_fast_path_var<E>(double(s) + double(ml), m2, m2 * inv_n, a.vn)) {
+        fits_fast_path_var<E>(double(s) + double(c1) * inv_n, m2, m2 * inv_n, a.vn)) {
         m.mh = s;
         m.ml = ml;
         m.inv = E(inv_divisor(m2 * inv_n, a.vn));
