@@ -76,9 +76,11 @@ inline typename V::E row_log_sum(const RowStat<typename V::E>& st) {
 // One row's pass 1. Returns false when FOLD meets a max too large to fold
 // (the caller redoes the row unfolded). STORE: block b's 2^t values are
 // relative to bhi[b] (-inf for a block of only -inf, stored as zeros).
+// sc (float rows): a previous row's scaling, run in the fused loops
+// (rows_long_softmax.hpp).
 template <class T, bool FOLD, bool STORE, int DEG>
 inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& st,
-                      typename Vec<T>::E* bhi) {
+                      typename Vec<T>::E* bhi, ScaleRun<typename Vec<T>::E>* sc = nullptr) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -112,6 +114,9 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
                                                                  half(k + 1)));
             else
                 run.add(fused_block_sum<E, FOLD, false, DEG>(cur, nullptr, nb, nh));
+        } else if (nb2 && sc) {
+            run.add(fused_block_sum_max<T, FOLD, STORE, DEG, T, true>(x + b, y + b, nb, nh, x + b2, nb2, bm_next,
+                                                                       nullptr, sc));
         } else if (nb2) {
             run.add(fused_block_sum_max<T, FOLD, STORE, DEG>(x + b, y + b, nb, nh, x + b2, nb2, bm_next));
         } else {

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "simd/softmax/one_row.hpp"
 
@@ -41,7 +40,6 @@ void softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, p
     constexpr size_t B = kSoftmaxBlock;
     constexpr int DEG = kSumDeg<T, SoftmaxKind::softmax>;
     const size_t nblk = (n + B - 1) / B;
-    auto blen = [&](size_t k) { return k + 1 < nblk ? B : n - k * B; };
     T bhi[kStoreMaxBlocks];  // this row's block shifts
     T pf[kStoreMaxBlocks];   // the pending row's factor per block
     // The pending row (y holds 2^t): scaled from `start` by the loops of
@@ -69,34 +67,13 @@ void softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, p
             sc.q = start;
             sc.end = n;
         }
-        RowRun<V, true, DEG> run;
-        T bm_next = block_max(xr, blen(0));
-        size_t k = 0;
-        for (; k < nblk; ++k) {
-            const size_t b = k * B, nb = blen(k);
-            const size_t nb2 = k + 1 < nblk ? blen(k + 1) : 0;
-            const auto admit = run.admit(bm_next, xr + b, nb);
-            if (admit == run.unfoldable) break;
-            if (admit == run.skip) {
-                std::memset(static_cast<void*>(yr + b), 0, nb * sizeof(T));
-                bhi[k] = T(-__builtin_inf());
-                if (nb2) bm_next = block_max(xr + b + B, nb2);
-                continue;
-            }
-            const auto nh = V::set1(-run.hi);
-            if (!nb2) run.add(fused_block_sum<T, true, true, DEG>(xr + b, yr + b, nb, nh));
-            else if (sc.p)
-                run.add(fused_block_sum_max<T, true, true, DEG, T, true>(xr + b, yr + b, nb, nh, xr + b + B, nb2,
-                                                                         bm_next, nullptr, &sc));
-            else run.add(fused_block_sum_max<T, true, true, DEG>(xr + b, yr + b, nb, nh, xr + b + B, nb2, bm_next));
-            bhi[k] = run.hi;
-        }
+        RowStat<T> st;
+        const bool folded = row_stats<T, true, true, DEG>(xr, yr, n, st, bhi, sc.p ? &sc : nullptr);
         finish_pending();
-        if (k < nblk) {
+        if (!folded) {
             softmax_row_alone<T, SoftmaxKind::softmax>(xr, yr, n, false);
             continue;
         }
-        const RowStat<T> st = run.stat();
         const T inv = T(1) / st.s;
         for (size_t q = 0; q < nblk; ++q)
             pf[q] = bhi[q] != st.hi ? inv * MX::template rescale<true>(bhi[q], st.hi) : inv;
