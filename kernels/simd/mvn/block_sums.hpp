@@ -40,13 +40,18 @@ struct BlockSums {
     typename Vec<T>::R s, q, am;  // sum of d, sum of d^2, largest |x| (lanes)
 };
 
-// Sums of d = x - vs (TWO: (x - vs) - vs2) and of d^2 over one block; four
-// chains each so fewer wait on the FMA latency; missing tail lanes count 0.
+// How a block's values are shifted before they are summed: d = x (a
+// float16/bfloat16 row's pass A: one vector operation less per element),
+// x - vs, or (x - vs) - vs2.
+enum class Shift { none, one, two };
+
+// Sums of d (Shift) and of d^2 over one block; four chains each so fewer
+// wait on the FMA latency; missing tail lanes count 0.
 // AMAX: also the largest |x|. copy (float16/bfloat16 rows): the block's
 // deviations d are written there on the way (copy may be xb itself). pfw:
 // the output block, prefetched for writing so its reads for ownership
 // overlap this pass.
-template <class T, bool AMAX, bool TWO = false>
+template <class T, bool AMAX, Shift S = Shift::one>
 inline BlockSums<T> shifted_block_sums(const T* xb, size_t nb, typename Vec<T>::R vs,
                                        typename Vec<T>::E* copy, const char* pfw, size_t pfw_esize,
                                        typename Vec<T>::R vs2 = Vec<T>::zero()) {
@@ -63,8 +68,14 @@ inline BlockSums<T> shifted_block_sums(const T* xb, size_t nb, typename Vec<T>::
         load4(xb, i, nullptr, v);
         const R v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3];
         if (AMAX) am = V::max(V::max(am, V::abs(v0)), V::max(V::abs(v1), V::max(V::abs(v2), V::abs(v3))));
-        R e0 = V::sub(v0, vs), e1 = V::sub(v1, vs), e2 = V::sub(v2, vs), e3 = V::sub(v3, vs);
-        if constexpr (TWO) {
+        R e0 = v0, e1 = v1, e2 = v2, e3 = v3;
+        if constexpr (S != Shift::none) {
+            e0 = V::sub(v0, vs);
+            e1 = V::sub(v1, vs);
+            e2 = V::sub(v2, vs);
+            e3 = V::sub(v3, vs);
+        }
+        if constexpr (S == Shift::two) {
             e0 = V::sub(e0, vs2);
             e1 = V::sub(e1, vs2);
             e2 = V::sub(e2, vs2);
@@ -87,10 +98,11 @@ inline BlockSums<T> shifted_block_sums(const T* xb, size_t nb, typename Vec<T>::
     }
     for (; i < nb; i += N) {
         const size_t cnt = i + N <= nb ? N : nb - i;
-        const R v = cnt == N ? V::load(xb + i) : V::loadn(xb + i, cnt, vs);
+        const R fill = S == Shift::none ? V::zero() : vs;
+        const R v = cnt == N ? V::load(xb + i) : V::loadn(xb + i, cnt, fill);
         if (AMAX) am = V::max(am, V::abs(v));
-        R e = V::sub(v, vs);
-        if constexpr (TWO) e = V::blend(V::lanes(cnt), V::zero(), V::sub(e, vs2));
+        R e = S == Shift::none ? v : V::sub(v, vs);
+        if constexpr (S == Shift::two) e = V::blend(V::lanes(cnt), V::zero(), V::sub(e, vs2));
         if (copy) VE::storen(copy + i, e, cnt);
         a0 = V::add(a0, e);
         q0 = V::fma(e, e, q0);

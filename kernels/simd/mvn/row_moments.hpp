@@ -1,11 +1,13 @@
 // MVN's row statistics (for the mvn_rows slot), in the compute type: pass A
-// sums d = x - x[0] and d^2 (s = x[0]). Only when x[0] lies far from the
-// mean (one_pass_m2 fails) does pass B sum e = x - s and e^2 around s = x[0]
-// + mean(d). The mean is carried as the pair (s, sum(e)/n). A row whose
-// statistics do not suit the fast path gets the wider type's instead
-// (kernels/mvn_wide.hpp). A float16/bfloat16 row's float copy holds its
-// deviations (d, or e after pass B), which its output then reads as they
-// are: one subtraction less per element.
+// sums d = x - s and d^2, s = x[0] for a float row; a float16/bfloat16 row
+// kept in L1 as float takes s = 0 (its pass A is bound by vector
+// operations, not memory: one subtraction less per element). Only when s
+// lies far from the mean (one_pass_m2 fails) does pass B sum e = x - s' and
+// e^2 around s' = s + mean(d). The mean is carried as the pair (s,
+// sum(e)/n). A row whose statistics do not suit the fast path gets the
+// wider type's instead (kernels/mvn_wide.hpp). A float16/bfloat16 row's
+// float copy holds its deviations (d, or e after pass B), which its output
+// reads as they are, the mean folded into the output's FMA.
 #pragma once
 
 #include <cmath>
@@ -23,10 +25,10 @@ struct RowMoments {
     WideNorm<WideOf<E>> norm;
 };
 
-// Sums of e = x - sh and of e^2 over a row, block by block (copy, pfw: as
-// shifted_block_sums). Always inlined: GCC kept the first call out of line,
-// its sums returned through memory, once per row.
-template <class T>
+// Sums of e = x - sh (S: shifted_block_sums) and of e^2 over a row, block
+// by block (copy, pfw: as shifted_block_sums). Always inlined: GCC kept the
+// first call out of line, its sums returned through memory, once per row.
+template <class T, Shift S = Shift::one>
 SIMDAX_INLINE void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typename Vec<T>::E& s1,
                             typename Vec<T>::E& s2, const void* pfw = nullptr, size_t pfw_esize = 0,
                             typename Vec<T>::E* copy = nullptr) {
@@ -36,7 +38,7 @@ SIMDAX_INLINE void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typenam
     R t1 = V::zero(), t2 = V::zero();
     for (size_t b = 0; b < n; b += kMomentsBlock) {
         const size_t nb = n - b < kMomentsBlock ? n - b : kMomentsBlock;
-        const BlockSums<T> bs = shifted_block_sums<T, false>(
+        const BlockSums<T> bs = shifted_block_sums<T, false, S>(
             x + b, nb, vs, copy ? copy + b : nullptr,
             pfw ? static_cast<const char*>(pfw) + b * pfw_esize : nullptr, pfw_esize);
         t1 = V::add(t1, bs.s);
@@ -46,19 +48,25 @@ SIMDAX_INLINE void row_sums(const T* x, size_t n, typename Vec<T>::E sh, typenam
     s2 = V::hsum(t2);
 }
 
-// Pass A over one row: the sums of d = x - x[0] and d^2.
+// Pass A over one row: the sums of d = x - x0 and d^2.
 template <class E>
 struct RowSums {
     E x0, c1, q;
 };
 
-// copy: as row_sums (float16/bfloat16 rows short enough to keep in L1).
+// copy: as row_sums (float16/bfloat16 rows short enough to keep in L1);
+// with a copy, x0 = 0.
 template <class T>
 SIMDAX_INLINE RowSums<typename Vec<T>::E> row_pass_a(const T* x, size_t n, const void* y, size_t y_esize,
                                                      typename Vec<T>::E* copy) {
     RowSums<typename Vec<T>::E> r;
-    r.x0 = to_e(x[0]);
-    row_sums<T>(x, n, r.x0, r.c1, r.q, y, y_esize, copy);
+    if (copy) {
+        r.x0 = 0;
+        row_sums<T, Shift::none>(x, n, r.x0, r.c1, r.q, y, y_esize, copy);
+    } else {
+        r.x0 = to_e(x[0]);
+        row_sums<T>(x, n, r.x0, r.c1, r.q, y, y_esize);
+    }
     return r;
 }
 
@@ -74,7 +82,7 @@ inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, double i
     E c1 = sums.c1, q = sums.q;
     E s = x0, ml = c1 / E(n);
     double m2;
-    if (!one_pass_m2<T>(c1, q, inv_n, &m2)) {  // x[0] far from the mean (or NaN): around s
+    if (!one_pass_m2<T>(c1, q, inv_n, &m2)) {  // x0 far from the mean (or NaN): around s
         s = x0 + ml;
         if (copy) row_sums<E>(copy, n, ml, c1, q, nullptr, 0, copy);  // in place: e = d - ml
         else row_sums<T>(x, n, s, c1, q);
