@@ -805,6 +805,80 @@ TEST_P(KernelsIsa, FusedMvnRows) {
     }
 }
 
+// float16/bfloat16 MVN rows whose output is streamed (>= 2 MB) run the
+// next batch's pass A inside this batch's output loops (rows.hpp,
+// PassASteps). Every row length class (batches of 4, 3, 2, 1 rows; rows
+// shorter than one step; tails), a row count that leaves a short last
+// batch, and rows the output does not write on the fast path (NaN: the
+// wide path; a mean far beyond its spread: pass B; constant rows; a
+// non-identity activation) beside carried ones. Then the same rows in
+// calls of 5 rows (ordinary stores, no carrying) must give the same bits.
+TEST_P(KernelsIsa, MvnRowsCarriedPassA) {
+    std::mt19937 rng(10);
+    const std::vector<simdax::ActParams> acts = all_acts();
+    int iter = 0;
+    for (DType dt : {DType::f16, DType::bf16}) {
+        const DtypeKernels& kk = k(dt);
+        for (size_t n : {40, 100, 768, 997, 1500, 2000}) {
+            ++iter;
+            const size_t rows = (size_t(2) << 20) / (2 * n) + 3;  // output just over 2 MB
+            const ptrdiff_t rs = ptrdiff_t(n);
+            Buf x(dt, rows * n);
+            std::normal_distribution<double> nd(0.25, 2.0);
+            for (size_t i = 0; i < rows * n; ++i) x.set(ptrdiff_t(i), nd(rng));
+            for (size_t g = 0; g < rows; g += 7) {
+                const ptrdiff_t o = ptrdiff_t(g * n);
+                switch (g / 7 % 4) {
+                    case 0: x.set(o + ptrdiff_t(n / 2), kNaN); break;
+                    case 1:  // mean 100 spread 0.5: pass B on the float copy
+                        for (size_t i = 0; i < n; ++i) x.set(o + ptrdiff_t(i), 100.0 + (i % 3) * 0.5);
+                        break;
+                    case 2: for (size_t i = 0; i < n; ++i) x.set(o + ptrdiff_t(i), -1.5); break;
+                    default: break;
+                }
+            }
+            simdax::MvnArgs a{};
+            a.vn.normalize_variance = true;
+            a.vn.epsilon = 1e-5;
+            Buf sc(dt, n), bi(dt, n);
+            fill_random(sc, n, rng, 0.5, 2.0);
+            fill_random(bi, n, rng, -1.0, 1.0);
+            if (iter % 2) {
+                a.scale = sc.p();
+                a.scale_ks = 1;
+                a.bias = bi.p();
+                a.bias_ks = 1;
+            }
+            a.act = iter % 3 == 0 ? acts[size_t(iter) % acts.size()] : simdax::ActParams{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
+            Buf y(dt, rows * n), y5(dt, rows * n);
+            kk.mvn_rows(x.p(), y.p(), rows, n, rs, rs, &a);
+            for (size_t g0 = 0; g0 < rows; g0 += 5)
+                kk.mvn_rows(x.at(ptrdiff_t(g0 * n)), y5.at(ptrdiff_t(g0 * n)), std::min<size_t>(5, rows - g0), n, rs,
+                            rs, &a);
+            ASSERT_EQ(std::memcmp(y.p(), y5.p(), rows * n * 2), 0)
+                << dname(dt) << " n=" << n << ": one call and calls of 5 rows differ";
+            const Tol tol = transcendental(a.act.type) ? Tol::plain2 : Tol::plain;
+            for (size_t g = 0; g < rows; ++g) {
+                const std::vector<double> in = read(x, n, 1, ptrdiff_t(g * n));
+                const RefMoments rm = ref_moments(in);
+                const double inv = ref_inv_divisor(rm.var, a.vn);
+                for (size_t i = 0; i < n; ++i) {
+                    const double got = y.get(ptrdiff_t(g * n + i));
+                    if (std::isnan(rm.mean)) {
+                        ASSERT_TRUE(std::isnan(got)) << "a NaN makes the MVN row NaN";
+                        continue;
+                    }
+                    const double scv = a.scale ? sc.get(ptrdiff_t(i)) : 1.0, biv = a.bias ? bi.get(ptrdiff_t(i)) : 0.0;
+                    const double ref = ref_act(scv * (in[i] - rm.mean) * inv + biv, a.act);
+                    ASSERT_TRUE(close(got, ref, dt, tol)) << "mvn_rows " << dname(dt) << " rows=" << rows << " n=" << n
+                                                          << " g=" << g << " i=" << i
+                                                          << " act=" << simdax_activation_name(a.act.type);
+                }
+            }
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Isas, KernelsIsa, ::testing::ValuesIn(runnable_isas()),
                          [](const ::testing::TestParamInfo<simdax_isa>& i) {
                              return std::string(simdax_isa_name(i.param));

@@ -24,6 +24,8 @@ constexpr size_t kMvnPreconvert = 2048;
 // rows of up to 6 KiB in all (their float copies stay in L1); a float
 // row's output already waits on memory.
 constexpr size_t kMvnBatch = 4;
+// The float copies of one batch (mvn_batch: at most 6 KiB of input).
+constexpr size_t kMvnCopySet = 3072;
 template <class T>
 inline size_t mvn_batch(size_t n) {
     if (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) return 1;
@@ -51,10 +53,11 @@ struct RowsOutput {
 // One row's output; xr (T, or with DEV the row's float copy of deviations
 // from mh, row_moments.hpp) to yr. nx: the next rows' input, prefetched as
 // this row is written (the hardware prefetchers stop at each 4 KiB page).
-// SA, BA: row_scale_bias.hpp.
+// pa: another row's pass A, carried by the output loop as far as it goes
+// (the caller finishes it). SA, BA: row_scale_bias.hpp.
 template <class T, bool DEV, class S, class SA, class BA>
 void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx, const RowNorm<T>& norm,
-               const SA sc, const BA bi, const RowsOutput<T>& out) {
+               const SA sc, const BA bi, const RowsOutput<T>& out, PassASteps<T>* const pa) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -85,7 +88,17 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
             if constexpr (!kFolded) t = V::fma(t, sc.at(j, V::N), bi.at(j, V::N));
             return t;
         };
-        // Two vectors per store: one narrowing for both (store_pair).
+        // Two vectors per store: one narrowing for both (store_pair). A
+        // carried pass A steps once per four vectors written.
+        if (pa) {
+            PassASteps<T> p = pa->copied();
+            for (; i + 4 * V::N <= n; i += 4 * V::N) {
+                p.step();
+                store_pair<V>(yo + i, full(i), full(i + V::N), stream);
+                store_pair<V>(yo + i + 2 * V::N, full(i + 2 * V::N), full(i + 3 * V::N), stream);
+            }
+            pa->put_back(p);
+        }
         for (; i + 2 * V::N <= n; i += 2 * V::N) {
             const R t0 = full(i), t1 = full(i + V::N);
             store_pair<V>(yo + i, t0, t1, stream);
@@ -155,18 +168,25 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
     }
     alignas(64) E buf[kNormBlock];
     // float16/bfloat16: each row converted once, by pass A; pass B and the
-    // output read the float copy from L1 (one per row of a batch, below).
-    alignas(64) E xf[kMvnBatch][kHalf ? kMvnPreconvert : 1];
+    // output read the float copy from L1. Two sets of a batch's copies:
+    // the next batch's pass A fills one while this batch's output reads
+    // the other.
+    // The second set starts 2 KiB (mod 4 KiB) past the first: stores to one
+    // set never share their low 12 address bits with loads of the other
+    // a few steps on (4K aliasing: 1.07x slower 12 KiB apart).
+    alignas(64) E xf[kHalf ? kMvnCopySet + 512 + kMvnCopySet : 1];
     const bool conv = kHalf && n <= kMvnPreconvert;
-    const auto copy_of = [&](size_t r) { return conv ? xf[r] : nullptr; };
+    const auto copy_of = [&](size_t set, size_t r) { return conv ? xf + set * (kMvnCopySet + 512) + r * n : nullptr; };
     // A large output (the executor passes many rows per call) is streamed.
     const bool stream = static_cast<const void*>(x) != static_cast<void*>(y) &&
                         rows * n * sizeof(T) >= kStreamBytes;
     const RowsOutput<T> out{a.act, stream, buf};
     // Rows ahead whose input the output loop prefetches: about 6 KiB ahead.
     const size_t pf_rows = 1 + 6144 / (n * sizeof(T) + 1);
+    const size_t batch = mvn_batch<T>(n);
     // Row g's output, from its moments (copy: its float copy, or null).
-    const auto write = [&](size_t g, const RowMoments<E>& mo, const E* copy) {
+    // pa: another row's pass A for the output loop to carry (or null).
+    const auto write = [&](size_t g, const RowMoments<E>& mo, const E* copy, PassASteps<T>* pa) {
         const T* xr = x + ptrdiff_t(g) * xrs;
         T* yr = y + ptrdiff_t(g) * yrs;
         if (mo.wide) {
@@ -201,33 +221,56 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
             norm.va = V::set1(mo.inv);
             norm.vb = V::set1(-mo.ml * mo.inv);
         }
-        const T* nx = g + pf_rows < rows ? x + ptrdiff_t(g + pf_rows) * xrs : nullptr;
+        // A carried pass A reads the rows ahead itself.
+        const T* nx = !pa && g + pf_rows < rows ? x + ptrdiff_t(g + pf_rows) * xrs : nullptr;
         // Inlined, as a switch in place would be: no extra calls per row.
         with_access(sc, [&](auto sa) __attribute__((always_inline)) {
             with_access(bi, [&](auto ba) __attribute__((always_inline)) {
-                if (copy) write_row<T, true>(copy, yr, n, nx, norm, sa, ba, out);
-                else write_row<T, false>(xr, yr, n, nx, norm, sa, ba, out);
+                if (copy) write_row<T, true>(copy, yr, n, nx, norm, sa, ba, out, pa);
+                else write_row<T, false>(xr, yr, n, nx, norm, sa, ba, out, pa);
             });
         });
     };
     // Rows in batches: every row's pass A, then every row's moments, then
     // every row's output. The scalar chain from a row's sums to 1/divisor
     // (divisions, a square root: about a hundred cycles) then overlaps
-    // the other rows' chains instead of stalling each row's output.
+    // the other rows' chains instead of stalling each row's output. Rows
+    // with a float copy run the next batch's pass A inside this batch's
+    // output loops (PassASteps).
     const double inv_n = 1.0 / double(n);
-    const size_t batch = mvn_batch<T>(n);
-    for (size_t g0 = 0; g0 < rows; g0 += batch) {
+    const auto out_row = [&](size_t g) -> const char* {
+        return stream ? nullptr : reinterpret_cast<const char*>(y + ptrdiff_t(g) * yrs);  // streamed rows need no read for ownership
+    };
+    const auto steps = [&](size_t g, size_t set, size_t r) {
+        return PassASteps<T>{x + ptrdiff_t(g) * xrs, copy_of(set, r), out_row(g), n};
+    };
+    // Carried only into streamed output (with ordinary stores, an output
+    // that stays in cache, the mixed loop ran 1.2-1.5x slower) and rows of
+    // a few steps (shorter ones ran 1.02-1.04x slower).
+    const bool carry = conv && stream && n >= 4 * PassASteps<T>::kStep;
+    RowSums<E> sums[kMvnBatch];
+    RowMoments<E> mos[kMvnBatch];
+    if (carry)
+        for (size_t r = 0; r < batch && r < rows; ++r) sums[r] = steps(r, 0, r).finish();
+    size_t set = 0;
+    for (size_t g0 = 0; g0 < rows; g0 += batch, set ^= size_t(carry)) {
         const size_t nb = rows - g0 < batch ? rows - g0 : batch;
-        RowSums<E> sums[kMvnBatch];
-        RowMoments<E> mos[kMvnBatch];
-        for (size_t r = 0; r < nb; ++r) {
-            const size_t g = g0 + r;
-            const void* pfw = stream ? nullptr : y + ptrdiff_t(g) * yrs;  // streamed rows need no read for ownership
-            sums[r] = row_pass_a(x + ptrdiff_t(g) * xrs, n, pfw, sizeof(T), copy_of(r));
-        }
+        const size_t g1 = g0 + nb, nb1 = rows - g1 < batch ? rows - g1 : batch;
+        if (!carry)
+            for (size_t r = 0; r < nb; ++r)
+                sums[r] = conv ? steps(g0 + r, set, r).finish()
+                               : row_pass_a(x + ptrdiff_t(g0 + r) * xrs, n, out_row(g0 + r), sizeof(T));
         for (size_t r = 0; r < nb; ++r)
-            mos[r] = row_moments<T>(x + ptrdiff_t(g0 + r) * xrs, n, inv_n, a, sums[r], copy_of(r));
-        for (size_t r = 0; r < nb; ++r) write(g0 + r, mos[r], copy_of(r));
+            mos[r] = row_moments<T>(x + ptrdiff_t(g0 + r) * xrs, n, inv_n, a, sums[r], copy_of(set, r));
+        for (size_t r = 0; r < nb; ++r) {
+            if (carry && r < nb1) {
+                PassASteps<T> pa = steps(g1 + r, set ^ 1, r);
+                write(g0 + r, mos[r], copy_of(set, r), &pa);
+                sums[r] = pa.finish();
+            } else {
+                write(g0 + r, mos[r], copy_of(set, r), nullptr);
+            }
+        }
     }
     if (stream) stream_fence();
 }
