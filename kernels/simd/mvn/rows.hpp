@@ -170,10 +170,9 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
     // float16/bfloat16: each row converted once, by pass A; pass B and the
     // output read the float copy from L1. Two sets of a batch's copies:
     // the next batch's pass A fills one while this batch's output reads
-    // the other.
-    // The second set starts 2 KiB (mod 4 KiB) past the first: stores to one
-    // set never share their low 12 address bits with loads of the other
-    // a few steps on (4K aliasing: 1.07x slower 12 KiB apart).
+    // the other. The second starts 2 KiB (mod 4 KiB) past the first, so
+    // that stores to one set never share their low 12 address bits with
+    // loads of the other a few steps on (4K aliasing).
     alignas(64) E xf[kHalf ? kMvnCopySet + 512 + kMvnCopySet : 1];
     const bool conv = kHalf && n <= kMvnPreconvert;
     const auto copy_of = [&](size_t set, size_t r) { return conv ? xf + set * (kMvnCopySet + 512) + r * n : nullptr; };
@@ -244,9 +243,9 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
     const auto steps = [&](size_t g, size_t set, size_t r) {
         return PassASteps<T>{x + ptrdiff_t(g) * xrs, copy_of(set, r), out_row(g), n};
     };
-    // Carried only into streamed output (with ordinary stores, an output
-    // that stays in cache, the mixed loop ran 1.2-1.5x slower) and rows of
-    // a few steps (shorter ones ran 1.02-1.04x slower).
+    // Carried only into streamed output (in cache, with ordinary stores,
+    // the mixed loop is slower than the two apart) and rows of at least
+    // four steps.
     const bool carry = conv && stream && n >= 4 * PassASteps<T>::kStep;
     RowSums<E> sums[kMvnBatch];
     RowMoments<E> mos[kMvnBatch];
