@@ -2,16 +2,58 @@
 // masked step for the tail (never touches memory past n). x == y is allowed:
 // each vector is loaded before its slot is stored. An output of at least
 // kStreamBytes (beyond L2) that is not the input is written with
-// non-temporal stores: no read-for-ownership of y, which would otherwise
-// make a memory-bound pass move 3 bytes per 2 that memcpy moves. Either way
-// a masked head step first aligns the stores to the vector width.
+// non-temporal stores over its whole cache lines (stream_span.hpp): no
+// read-for-ownership of y, which would otherwise make a memory-bound pass
+// move 3 bytes per 2 that memcpy moves.
 #pragma once
 
 #include <cstdint>
 
+#include "simd/stream_span.hpp"
 #include "simd/vec.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+// y[i, n) = val(j, count) with ordinary stores, vector by vector; a run of
+// four vectors or more first aligns its stores to the vector (a misaligned
+// store splits across two cache lines).
+template <class T, class F>
+inline void store_plain(T* y, size_t i, size_t n, F val) {
+    using V = Vec<T>;
+    constexpr size_t W = V::N * sizeof(T);
+    const uintptr_t ya = reinterpret_cast<uintptr_t>(y + i);
+    if (n - i >= 4 * V::N && ya % W != 0 && ya % sizeof(T) == 0) {
+        const size_t h = (W - ya % W) / sizeof(T);
+        V::storen(y + i, val(i, h), h);
+        i += h;
+    }
+    // Two vectors per store where one narrowing does both (store_pair;
+    // elsewhere the unrolled loop measured 1.01-1.04 on float32 W4).
+    if constexpr (HasPairStore<V, T>::value)
+        for (; i + 2 * V::N <= n; i += 2 * V::N) store_pair<V>(y + i, val(i, V::N), val(i + V::N, V::N));
+    for (; i + V::N <= n; i += V::N) V::store(y + i, val(i, V::N));
+    if (i < n) V::storen(y + i, val(i, n - i), n - i);
+}
+
+// y[i, e) = val(j, V::N) with non-temporal stores (the caller fences); i and
+// e from stream_span: whole cache lines, so whole vectors.
+template <class T, class F>
+inline void store_streamed(T* y, size_t i, size_t e, F val) {
+    using V = Vec<T>;
+    for (; i + 2 * V::N <= e; i += 2 * V::N) store_pair<V>(y + i, val(i, V::N), val(i + V::N, V::N), true);
+    for (; i < e; i += V::N) V::stream(y + i, val(i, V::N));
+}
+
+// Stores y[0..n) = val(i, count): streamed (the caller fences) over the
+// whole cache lines of the run, ordinary stores elsewhere.
+template <class T, class F>
+inline void store_run(T* y, size_t n, bool stream, F val) {
+    if (!stream) return store_plain(y, 0, n, val);
+    const StreamSpan s = stream_span(y, n);
+    store_plain(y, 0, s.begin, val);
+    store_streamed(y, s.begin, s.end, val);
+    store_plain(y, s.end, n, val);
+}
 
 // stream_rows: the caller writes a large output in many calls (rows of a
 // rows kernel): stream this one too, and leave the fence to the caller.
@@ -24,18 +66,20 @@ inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
     const uintptr_t ya = reinterpret_cast<uintptr_t>(y);
     const bool in_place = static_cast<const void*>(x) == static_cast<const void*>(y);
     if (!in_place && (stream_rows || n * sizeof(T) >= kStreamBytes) && ya % sizeof(T) == 0) {
-        constexpr size_t W = V::N * sizeof(T);
-        const size_t head = ((W - ya % W) % W) / sizeof(T);
-        if (head) V::storen(y, f(V::loadn(x, head, V::zero())), head);
-        i = head;
+        const auto val = [&](size_t j, size_t c) {
+            return f(c == V::N ? V::load(x + j) : V::loadn(x + j, c, V::zero()));
+        };
+        const StreamSpan s = stream_span(y, n);
+        store_plain(y, 0, s.begin, val);
+        i = s.begin;
         // Four pages at a time where that pays (interleave_streams), a
         // vector of each in turn (as glibc's large memcpy does).
         // Each step writes a whole cache line of each page: partial lines
         // of four streams thrash the write-combining buffers (AVX2: 2x).
         constexpr size_t P = 4096 / sizeof(T);
-        constexpr size_t L = W >= 64 ? 1 : 64 / W;  // vectors per cache line
+        constexpr size_t L = kLineBytes / (V::N * sizeof(T));  // vectors per cache line
         const bool pages = interleave_streams();
-        for (; pages && i + 4 * P <= n; i += 4 * P) {
+        for (; pages && i + 4 * P <= s.end; i += 4 * P) {
             for (size_t j = 0; j < P; j += L * V::N) {
                 SIMDAX_UNROLL for (size_t q = 0; q < 4; ++q) {
                     const T* xs = x + i + q * P + j;
@@ -44,13 +88,9 @@ inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
                 }
             }
         }
-        for (; i + 2 * V::N <= n; i += 2 * V::N) {
-            const typename V::R a = V::load(x + i), b = V::load(x + i + V::N);
-            store_pair<V>(y + i, f(a), f(b), true);
-        }
-        for (; i + V::N <= n; i += V::N) V::stream(y + i, f(V::load(x + i)));
+        store_streamed(y, i, s.end, val);
         if (!stream_rows) stream_fence();
-        if (i < n) V::storen(y + i, f(V::loadn(x + i, n - i, V::zero())), n - i);
+        store_plain(y, s.end, n, val);
         return;
     }
     // Stores aligned to the vector: a misaligned vector store splits across
@@ -67,36 +107,6 @@ inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
     }
     for (; i + V::N <= n; i += V::N) V::store(y + i, f(V::load(x + i)));
     if (i < n) V::storen(y + i, f(V::loadn(x + i, n - i, V::zero())), n - i);
-}
-
-// Stores y[0..n) = val(i, count) vector by vector: a masked head step aligns
-// the stores to the vector, then plain or (stream: caller fences) non-temporal
-// stores, then a masked tail.
-template <class T, class F>
-inline void store_run(T* y, size_t n, bool stream, F val) {
-    using V = Vec<T>;
-    constexpr size_t W = V::N * sizeof(T);
-    size_t i = 0;
-    const uintptr_t ya = reinterpret_cast<uintptr_t>(y);
-    if (ya % sizeof(T) != 0) stream = false;
-    if (ya % W != 0 && (stream || n >= 4 * V::N) && ya % sizeof(T) == 0) {
-        i = (W - ya % W) / sizeof(T);
-        if (i > n) i = n;
-        V::storen(y, val(size_t(0), i), i);
-    }
-    // Two vectors per store where one narrowing does both (store_pair;
-    // elsewhere the unrolled loop measured 1.01-1.04 on float32 W4).
-    if constexpr (HasPairStore<V, T>::value) {
-        if (stream)
-            for (; i + 2 * V::N <= n; i += 2 * V::N) store_pair<V>(y + i, val(i, V::N), val(i + V::N, V::N), true);
-        else
-            for (; i + 2 * V::N <= n; i += 2 * V::N) store_pair<V>(y + i, val(i, V::N), val(i + V::N, V::N));
-    }
-    if (stream)
-        for (; i + V::N <= n; i += V::N) V::stream(y + i, val(i, V::N));
-    else
-        for (; i + V::N <= n; i += V::N) V::store(y + i, val(i, V::N));
-    if (i < n) V::storen(y + i, val(i, n - i), n - i);
 }
 
 // y[i] = x[i] between two storage types of the same compute vector (float

@@ -13,6 +13,8 @@
 // on the other's warm caches. Prints the medians and the median of the
 // per-pair ratios NEW/OLD (below 1: NEW faster). An A/A run (one build under
 // two file names) shows the tool's own spread: 0.99-1.01 here.
+// SIMDAX_AB_OFFSETS=IN,OUT puts the input and output that many bytes past a
+// 64-byte boundary (default 0,0), as malloc'ed buffers often sit.
 #include <simdax/simdax.h>
 
 #include <dlfcn.h>
@@ -134,8 +136,16 @@ int main(int argc, char** argv) {
     for (int64_t s : sb_shape) sb_count *= s;
     std::vector<uint32_t> axes(axes64.begin(), axes64.end());
 
-    void* x = timing_buffer(size_t(count) * esize);
-    void* y = timing_buffer(size_t(count) * esize);
+    size_t in_offset = 0, out_offset = 0;
+    if (const char* o = std::getenv("SIMDAX_AB_OFFSETS")) {
+        const std::vector<int64_t> v = parse_list(o, ',');
+        if (v.size() != 2 || v[0] < 0 || v[1] < 0 || v[0] >= 64 || v[1] >= 64 || v[0] % esize || v[1] % esize)
+            Library::fail("SIMDAX_AB_OFFSETS: IN,OUT, each a multiple of the element size below 64");
+        in_offset = size_t(v[0]);
+        out_offset = size_t(v[1]);
+    }
+    void* x = static_cast<char*>(timing_buffer(size_t(count) * esize + 64)) + in_offset;
+    void* y = static_cast<char*>(timing_buffer(size_t(count) * esize + 64)) + out_offset;
     void* scale = sb_shape.empty() ? nullptr : timing_buffer(size_t(sb_count) * esize);
     void* bias = sb_shape.empty() ? nullptr : timing_buffer(size_t(sb_count) * esize);
     fill(x, dtype, count, -5.0, 5.0, 1);

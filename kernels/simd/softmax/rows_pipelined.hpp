@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "simd/softmax/one_row.hpp"
+#include "simd/stream_span.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
@@ -31,20 +32,28 @@ struct Pipe {
     const OS* out_src;  // OUT stage: row k-lag
     T* out_dst;
     R out_a;          // M + ls
-    size_t out_h;    // elements before the first aligned store
-    bool stream;     // non-temporal stores for the aligned output vectors
+    size_t out_h;    // elements before the first aligned (or streamed) store
+    size_t out_se;   // end of the streamed elements (stream_span)
+    bool stream;     // non-temporal stores for the output vectors in [out_h, out_se)
 
     // The OUT stage: y = x - c over src -> dst (n elements), its stores
-    // aligned to the vector after a head of out_h elements.
+    // aligned to the vector after a head of out_h elements; streamed over
+    // the whole cache lines of the row only.
     void set_out(const OS* src, T* dst, E c, bool stream_out) {
         constexpr size_t W = V::N * sizeof(T);
         out_dst = dst;
         out_src = src;
         out_a = V::set1(c);
+        const StreamSpan s = stream_out ? stream_span(dst, n) : StreamSpan{};
+        stream = s.end > s.begin;
+        out_se = s.end;
+        if (stream) {
+            out_h = s.begin;
+            return;
+        }
         const uintptr_t ya = reinterpret_cast<uintptr_t>(dst);
         out_h = (ya % sizeof(T) == 0 && ya % W != 0) ? (W - ya % W) / sizeof(T) : 0;
         if (out_h >= n) out_h = 0;
-        stream = stream_out && ya % sizeof(T) == 0 && (ya + out_h * sizeof(T)) % W == 0;
     }
 };
 
@@ -69,15 +78,22 @@ struct PipeOps {
         return MX::template ex<true, false, kSumDeg<T, SoftmaxKind::log>>(v, p.sm_nh);
     }
     SIMDAX_INLINE static R out_val(const P& p, R v) { return V::sub(v, p.out_a); }
+    // Vectors from out_h on; streamed up to out_se.
     SIMDAX_INLINE static void out_one(const P& p, size_t i, size_t c) {
-        if (c == V::N && p.stream) V::stream(result_ptr(p.out_dst + i), out_val(p, V::load(p.out_src + i)));
-        else if (c == V::N) V::store(result_ptr(p.out_dst + i), out_val(p, V::load(p.out_src + i)));
+        if (c == V::N && p.stream && i + V::N <= p.out_se) V::stream(result_ptr(p.out_dst + i), out_val(p, V::load(p.out_src + i)));
+        else out_plain(p, i, c);
+    }
+    SIMDAX_INLINE static void out_plain(const P& p, size_t i, size_t c) {
+        if (c == V::N) V::store(result_ptr(p.out_dst + i), out_val(p, V::load(p.out_src + i)));
         else V::storen(result_ptr(p.out_dst + i), out_val(p, V::loadn(p.out_src + i, c, V::zero())), c);
     }
 
     SIMDAX_INLINE static void out_two(const P& p, size_t i) {
         const R a = out_val(p, V::load(p.out_src + i)), b = out_val(p, V::load(p.out_src + i + V::N));
-        store_pair<V>(result_ptr(p.out_dst + i), a, b, p.stream);
+        if (!p.stream || i + 2 * V::N <= p.out_se) return store_pair<V>(result_ptr(p.out_dst + i), a, b, p.stream);
+        // The streamed lines end inside the pair.
+        out_one(p, i, V::N);
+        out_one(p, i + V::N, V::N);
     }
 
     template <bool SUM, bool OUT, bool MAXS>
@@ -89,7 +105,7 @@ struct PipeOps {
         size_t h = 0;
         if (OUT && p.out_h) {
             h = p.out_h;
-            out_one(p, 0, h);
+            for (size_t j = 0; j < h; j += N) out_plain(p, j, h - j < N ? h - j : N);
         }
         const size_t steps = (n - h) / N;
         R m0 = mx, m1 = ninf, s0 = sm, s1 = V::zero();

@@ -1,0 +1,33 @@
+// Which part of an output run non-temporal stores may write: whole cache
+// lines only. A line written partly by a streaming store and partly by an
+// ordinary one (a head or tail step, the row before or after) leaves its
+// write-combining buffer part full; the core then evicts it as partial
+// writes, each a read-modify-write in memory. With 32-byte vectors on rows
+// whose ends are not line-aligned that is most lines (AVX2 LogSoftmax
+// [6144,128] ran ~10x slower with its output at +48 bytes on Zen 3).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+constexpr size_t kLineBytes = 64;
+
+// Elements [begin, end) of the n elements of type T at y that fill whole
+// cache lines (begin == end: none).
+struct StreamSpan {
+    size_t begin = 0, end = 0;
+};
+
+template <class T>
+inline StreamSpan stream_span(const T* y, size_t n) {
+    const uintptr_t a = reinterpret_cast<uintptr_t>(y);
+    if (a % sizeof(T) != 0) return {};
+    const uintptr_t b = (a + kLineBytes - 1) & ~uintptr_t(kLineBytes - 1);
+    const uintptr_t e = (a + n * sizeof(T)) & ~uintptr_t(kLineBytes - 1);
+    if (e <= b) return {};
+    return {(b - a) / sizeof(T), (e - a) / sizeof(T)};
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
