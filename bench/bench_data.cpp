@@ -11,19 +11,23 @@
 namespace simdax_bench {
 
 // ------------------------------------------------------------ AlignedBuffer
-AlignedBuffer::AlignedBuffer(size_t bytes) : size_(bytes) {
-    data_ = allocate_timing_buffer(bytes);
-    if (!data_) throw std::bad_alloc();
+AlignedBuffer::AlignedBuffer(size_t bytes, size_t offset) : size_(bytes) {
+    base_ = allocate_timing_buffer(bytes + offset);
+    if (!base_) throw std::bad_alloc();
+    data_ = static_cast<char*>(base_) + offset;
 }
 
-AlignedBuffer::~AlignedBuffer() { std::free(data_); }
+AlignedBuffer::~AlignedBuffer() { std::free(base_); }
 
 AlignedBuffer::AlignedBuffer(AlignedBuffer&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+    : base_(std::exchange(other.base_, nullptr)),
+      data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)) {}
 
 AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& other) noexcept {
     if (this != &other) {
-        std::free(data_);
+        std::free(base_);
+        base_ = std::exchange(other.base_, nullptr);
         data_ = std::exchange(other.data_, nullptr);
         size_ = std::exchange(other.size_, 0);
     }

@@ -2,7 +2,9 @@
 // plus --table_only (print just the machine header and the ratio table),
 // --table_real_time (tabulate wall-clock instead of CPU time per execute) and
 // --sweep (run the sweep family of sweep.hpp instead of the workloads, no
-// table; --benchmark_out=<file.json> keeps it for tools/scripts/plot_sweep.py).
+// table; --benchmark_out=<file.json> keeps it for tools/scripts/plot_sweep.py)
+// and --placements[=REGEX] (the buffer-placement table of placements.hpp for
+// the workloads whose id matches, instead of the workloads).
 //
 // Default run length: --benchmark_min_time=<kDefaultMinTime> is put in front
 // of the user's flags unless they give their own. This is the MinTime of
@@ -19,6 +21,7 @@
 #include <simdax/simdax.h>
 
 #include "bench_ops.hpp"
+#include "placements.hpp"
 #include "ratio_table_reporter.hpp"
 #include "sweep.hpp"
 
@@ -36,6 +39,8 @@ void print_help() {
                  "          [--table_only]       print only the machine header and the ratio table\n"
                  "          [--table_real_time]  tabulate wall-clock time (default: CPU time)\n"
                  "          [--sweep]            run the size and row-length sweep instead, no table\n"
+                 "          [--placements[=REGEX]] time each workload (id matching REGEX) at several\n"
+                 "                               input/output offsets from a 64-byte boundary instead\n"
                  "  default --benchmark_min_time is "
               << (kDefaultMinTime + std::strlen("--benchmark_min_time=")) << " s\n";
 }
@@ -61,6 +66,10 @@ int main(int argc, char** argv) {
         if (i > 0 && std::strcmp(argv[i], "--sweep") == 0) {
             sweep = true;
             continue;
+        }
+        if (i > 0 && starts_with(argv[i], "--placements")) {
+            const char* eq = std::strchr(argv[i], '=');
+            return simdax_bench::run_placements(simdax_bench::supported_isas(), eq ? eq + 1 : "");
         }
         if (starts_with(argv[i], "--benchmark_min_time")) has_min_time = true;
         if (starts_with(argv[i], "--benchmark_format=") &&

@@ -14,8 +14,15 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 constexpr size_t kLineBytes = 64;
 
+// A run shorter than this with a partial line at either end is not
+// streamed at all: beside so few streamed lines, the ordinary (on AVX-512
+// masked) stores of its partial lines cost more than the reads for
+// ownership that streaming saves (AVX-512 LogSoftmax [12288,128] with its
+// output at +16 bytes: 2.7x the time at +0 when streamed, 1.0x when not).
+constexpr size_t kPartialStreamMinBytes = 2048;
+
 // Elements [begin, end) of the n elements of type T at y that fill whole
-// cache lines (begin == end: none).
+// cache lines (begin == end: none, write the run with ordinary stores).
 struct StreamSpan {
     size_t begin = 0, end = 0;
 };
@@ -27,6 +34,7 @@ inline StreamSpan stream_span(const T* y, size_t n) {
     const uintptr_t b = (a + kLineBytes - 1) & ~uintptr_t(kLineBytes - 1);
     const uintptr_t e = (a + n * sizeof(T)) & ~uintptr_t(kLineBytes - 1);
     if (e <= b) return {};
+    if ((b != a || e != a + n * sizeof(T)) && n * sizeof(T) < kPartialStreamMinBytes) return {};
     return {(b - a) / sizeof(T), (e - a) / sizeof(T)};
 }
 

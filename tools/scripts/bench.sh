@@ -2,7 +2,9 @@
 # The main job: installs what is missing, builds (Release), prints what the
 # machine runs (simdax info), checks the conformance data on the best ISA,
 # then runs the ISA benchmark and prints its table (workload x ISA, time,
-# ratio to a memcpy and to a read pass of the same bytes), then the sweep
+# ratio to a memcpy and to a read pass of the same bytes; buffers at +16 bytes
+# from a 64-byte boundary), the placement table (each workload and ISA with
+# its buffers at +0/+4/+16/+48 bytes), then the sweep
 # (simdax_bench --sweep, a few minutes) and its picture: build/sweep/sweep.{png,svg},
 # copied to docs/img/ (the copy the README shows).
 # Extra arguments go to simdax_bench's table run (e.g.
@@ -15,6 +17,7 @@ cmake --build "$root/build" -j "$(nproc 2>/dev/null || echo 2)"
 "$root/build/tools/simdax" info
 "$root/build/tools/simdax" conformance "$root/tests/data/conformance" | tail -1
 "$root/build/bench/simdax_bench" "$@"
+"$root/build/bench/simdax_bench" --placements
 [ "${BENCH_SWEEP:-1}" = 0 ] && exit 0
 mkdir -p "$root/build/sweep"
 "$root/build/bench/simdax_bench" --sweep --benchmark_out="$root/build/sweep/sweep.json" \
