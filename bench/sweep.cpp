@@ -38,7 +38,7 @@ const Workload& add_workload(const std::string& id, Op op, int64_t n, int64_t ro
         w.shape = {n / row, row};
         if (op != Op::HardSigmoid) w.axes = {1};
     }
-    w.target = 0;
+    w.target = {};
     w.latency = false;
     sweep_workloads().push_back(w);
     return sweep_workloads().back();

@@ -20,11 +20,17 @@ struct Workload {
     std::vector<int64_t> shape;
     std::vector<uint32_t> axes;      // empty for element-wise ops
     std::vector<int64_t> scale_bias; // MVN Scale/Bias shape; empty = none
-    // latency == false: target is the highest acceptable op/memcpy ratio.
-    // latency == true:  target is the highest acceptable time per execute, ns.
-    double target;
+    // Per SIMD ISA family (avx512 also judges avx512fp16, neon neonfp16);
+    // 0 = no target. latency == false: the highest acceptable op/memcpy
+    // ratio; latency == true: the highest acceptable time per execute, ns.
+    struct Targets {
+        double avx512 = 0, avx2 = 0, neon = 0;
+    } target;
     bool latency;
 };
+
+// The target of w on isa (0: none; scalar has none).
+double target_for(const Workload& w, simdax_isa isa);
 
 // Every workload, in the order they are registered and tabulated.
 const std::vector<Workload>& workloads();
