@@ -93,7 +93,10 @@ simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool i
     for (uint32_t d = 0; d < t->rank; ++d)
         if (t->sizes[d] > 1) order[n++] = int(d);
     auto mag = [&](int d) { return strides[d] < 0 ? -strides[d] : strides[d]; };
-    std::sort(order, order + n, [&](int a, int b) { return mag(a) < mag(b); });
+    // Insertion sort: at most SIMDAX_MAX_RANK entries (std::sort here trips
+    // g++ 12's -Warray-bounds on its unrolled insertion step).
+    for (int i = 1; i < n; ++i)
+        for (int j = i; j > 0 && mag(order[j]) < mag(order[j - 1]); --j) std::swap(order[j], order[j - 1]);
     int64_t extent = 0;
     for (int i = 0; i < n; ++i) {
         const int d = order[i];

@@ -24,7 +24,7 @@ namespace {
 template <class VisitGroup>
 NormArgs group_norm_args(const Moments& m, DType dtype, const VarianceNorm& vn, const ActParams& act,
                          VisitGroup&& visit_group) {
-    NormArgs a{m.mean, inv_divisor(m.m2 / m.count, vn), nullptr, 0, nullptr, 0, act};
+    NormArgs a{m.mean, inv_divisor(m.m2 / m.count, vn), nullptr, 0, nullptr, 0, act, false, 0, 0};
     if (dtype != DType::f64) {
         if (!fits_fast_path<float>(m.mean, m.m2, m.count, vn))
             set_wide(&a, WideMoments<double>{m.mean, m.m2}, m.count, vn);

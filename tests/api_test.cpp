@@ -421,7 +421,9 @@ TEST(Api, IsaNamesRoundTrip) {
         EXPECT_EQ(simdax_isa_from_name(n, &back), SIMDAX_OK) << n;
         EXPECT_EQ(back, simdax_isa(i));
         // Supported implies compiled in.
-        if (simdax_isa_supported(simdax_isa(i))) EXPECT_TRUE(simdax_isa_compiled(simdax_isa(i))) << n;
+        if (simdax_isa_supported(simdax_isa(i))) {
+            EXPECT_TRUE(simdax_isa_compiled(simdax_isa(i))) << n;
+        }
     }
     EXPECT_EQ(simdax_isa_name(simdax_isa(SIMDAX_ISA_COUNT)), nullptr);
     EXPECT_EQ(simdax_isa_compiled(SIMDAX_ISA_SCALAR), 1);

@@ -30,7 +30,9 @@ simdax_operator* create_and_run(const simdax_operator_desc& od, const void* x, v
     if (!op) return nullptr;
     EXPECT_EQ(simdax_operator_isa(op), simdax_active_isa());
     const char* want = std::getenv("SIMDAX_EXPECT_ISA");
-    if (want && *want) EXPECT_STREQ(simdax_isa_name(simdax_operator_isa(op)), want);
+    if (want && *want) {
+        EXPECT_STREQ(simdax_isa_name(simdax_operator_isa(op)), want);
+    }
     const simdax_bindings b{x, nullptr, nullptr, y};
     EXPECT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK) << simdax_last_error();
     return op;

@@ -135,8 +135,11 @@ TEST_P(EveryHalfValue, Conversions) {
         if (alpha == 1.f) {
             EXPECT_EQ(w.ulps, 0u);
             const std::vector<double> x = io.x.read(), y = io.y.read();
-            for (size_t i = 0; i < x.size(); ++i)
-                if (!std::isnan(x[i])) ASSERT_TRUE(y[i] == x[i] && std::signbit(y[i]) == std::signbit(x[i])) << i;
+            for (size_t i = 0; i < x.size(); ++i) {
+                if (!std::isnan(x[i])) {
+                    ASSERT_TRUE(y[i] == x[i] && std::signbit(y[i]) == std::signbit(x[i])) << i;
+                }
+            }
         }
     }
     });

@@ -48,7 +48,8 @@ const char* op_name(simdax_operator_type op) {
         case SIMDAX_OPERATOR_LOG_SOFTMAX: return "LogSoftmax";
         case SIMDAX_OPERATOR_SOFTMAX: return "Softmax";
         case SIMDAX_OPERATOR_HARDMAX: return "Hardmax";
-        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION: return "MVN";
+        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
+        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX: return "MVN";
         case SIMDAX_OPERATOR_HARD_SIGMOID: return "HardSigmoid";
         case SIMDAX_OPERATOR_ACTIVATION: return "Activation";
     }
@@ -101,6 +102,7 @@ const simdax_operator_desc* build_desc(const OpSpec& spec, const Operands& io, D
             st->axes_desc = {&st->x, &st->y, uint32_t(spec.axes.size()), spec.axes.data()};
             st->op.desc = &st->axes_desc;
             break;
+        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX:  // OpSpec: MVN + epsilon_placement
         case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
             if (io.scale) st->scale = io.scale->desc();
             if (io.bias) st->bias = io.bias->desc();
@@ -178,6 +180,7 @@ std::vector<double> reference_values(const OpSpec& spec, const Operands& io,
         case SIMDAX_OPERATOR_LOG_SOFTMAX: return ref_log_softmax(x, spec.axes);
         case SIMDAX_OPERATOR_SOFTMAX: return ref_softmax(x, spec.axes);
         case SIMDAX_OPERATOR_HARDMAX: return ref_hardmax(x, spec.axes);
+        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX:  // OpSpec: MVN + epsilon_placement
         case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION: {
             StridedView sv, bv;
             MvnParams p;

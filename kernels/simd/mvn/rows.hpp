@@ -145,7 +145,7 @@ inline NormArgs row_norm_args(const MvnArgs& a, size_t g, double mean, double in
     const T* sc = static_cast<const T*>(a.scale);
     const T* bi = static_cast<const T*>(a.bias);
     return NormArgs{mean, inv, sc ? sc + ptrdiff_t(g) * a.scale_rs : nullptr, a.scale_ks,
-                    bi ? bi + ptrdiff_t(g) * a.bias_rs : nullptr, a.bias_ks, a.act};
+                    bi ? bi + ptrdiff_t(g) * a.bias_rs : nullptr, a.bias_ks, a.act, false, 0, 0};
 }
 
 template <class T>

@@ -84,7 +84,6 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
-    using MX = SmxMath<V>;
     RowRun<V, FOLD, DEG> run;
     // float16/bfloat16: the max pass converts each block once, into one half
     // of cbuf; the sum pass reads that float copy from L1.
