@@ -25,9 +25,10 @@ from peers_common import (ALPHA, BETA, EPSILON, from_bf16_bits, load_workloads,
 
 PEERS = [("onednn", "oneDNN"), ("torch", "PyTorch"), ("ort", "ONNX Runtime"),
          ("openvino", "OpenVINO"), ("jax", "JAX"), ("xnnpack", "XNNPACK")]
-# Peers whose table figure is their own time (profiler), not the caller's
-# clock: the caller's time goes below the table.
-OWN_TIME = {"ort": "run_with_iobinding", "openvino": "infer()"}
+# The second figure of a peer, listed below the table per row: ONNX
+# Runtime's call on the Python clock (its table figure is its profiler's
+# model_run), OpenVINO's per-node counters (its table figure is infer()).
+SECOND = {"ort": ("call_ns", "run_with_iobinding"), "openvino": ("nodes_ns", "node counters")}
 
 
 # ------------------------------------------------------------ reference
@@ -151,29 +152,28 @@ def ort_opt_note(out_dir, rec, w):
             % (w.dtype, ", ".join(ops)))
 
 
-def caller_lines(records, workloads, threads_seen):
-    """ONNX Runtime and OpenVINO end to end, per row: the Python call of the
-    configuration timed so and what it adds to the peer's own time."""
+def second_lines(records, workloads, threads_seen):
+    """ONNX Runtime's Python call and OpenVINO's node counters, per row, for
+    the configuration the table shows."""
     rows = []
     for w in workloads:
         parts = []
-        for key, call in OWN_TIME.items():
+        for key, (field, what) in SECOND.items():
             for t in threads_seen:
                 good = [r for r in records if r["key"] == key and r["id"] == w.id
-                        and r["threads"] == t and r.get("correct") and r.get("call_ns")]
+                        and r["threads"] == t and r.get("correct") and r.get(field)]
                 if good:
-                    r = good[0]  # the drivers time the fastest configuration only
-                    extra = r["call_ns"] - r["time_ns"]  # two sessions: noise can win
-                    parts.append("%s %dT %s %s (+%s)" % (
-                        dict(PEERS)[key], t, call, fmt_us(r["call_ns"]),
-                        fmt_us(extra) if extra > 0 else "below the noise"))
+                    r = min(good, key=lambda r: r["time_ns"])
+                    parts.append("%s %dT %s %s" % (dict(PEERS)[key], t, what, fmt_us(r[field])))
         if parts:
             rows.append("- %s: %s" % (w.id, ", ".join(parts)))
     if not rows:
         return []
-    return ["", "ONNX Runtime and OpenVINO as a Python caller sees them (the table shows their "
-            "own time): the call on the Python clock, profiler off, the row's fastest "
-            "configuration, and what it adds to the own time:", ""] + rows
+    return ["", "Second figures of the row's fastest configuration: ONNX Runtime's "
+            "run_with_iobinding on the Python clock, profiler off (the table: its own "
+            "model_run); OpenVINO's sum of the executed nodes' real_time in its performance "
+            "counters (the table: infer() on the Python clock; the counters leave out work "
+            "outside the nodes):", ""] + rows
 
 
 def summary_table(workloads, threads_seen, summary, title, cpu, versions):
@@ -289,8 +289,7 @@ def main():
 
     def memcpy_of(rec):
         """The record's own memcpy baseline; ONNX Runtime's and OpenVINO's
-        times are native (their profilers), so they take the one simdax_peer
-        timed."""
+        drivers time none, so they take the one simdax_peer timed."""
         if rec.get("memcpy_ns"):
             return rec["memcpy_ns"]
         native = [r["memcpy_ns"] for r in records
@@ -414,11 +413,10 @@ def main():
            "ONNX Runtime (CPU provider, all graph optimizations, intra-op threads = thr, "
            "io_binding): its own time per run, from its profiler (the `model_run` event), "
            "which includes the profiler's bookkeeping, a few µs per node (the Identity model's "
-           "model_run in the header bounds it). OpenVINO (CPU plugin, 1 stream, "
-           "INFERENCE_NUM_THREADS = thr): its own time per infer, the sum of the executed "
-           "nodes' real_time in its performance counters. Both use the memcpy timed by the "
-           "simdax process; what their Python call adds is listed below the table. PyTorch "
-           "and JAX figures are Python calls (eager or compiled/jitted), dispatch included."
+           "model_run in the header bounds it); it uses the memcpy timed by the simdax "
+           "process. OpenVINO (CPU plugin, 1 stream, INFERENCE_NUM_THREADS = thr), PyTorch "
+           "(eager or torch.compile) and JAX (jit): Python calls, dispatch included. "
+           "OpenVINO's per-node counters and ORT's Python call are listed below the table."
            % (cpu, os.cpu_count() or 0, load, versions.get("simdax", "?").split()[-1]),
            ""]
     out += lines
@@ -428,7 +426,7 @@ def main():
             per.setdefault(wid, []).append("%dT %.2f× (vs %s)" % (t, sp, pname))
         out += ["", "simdax speedup over the fastest peer: " + "; ".join(
             "%s %s" % (wid, ", ".join(v)) for wid, v in per.items()) + "."]
-    out += caller_lines(records, workloads, threads_seen)
+    out += second_lines(records, workloads, threads_seen)
     out += ["", "Notes:", ""]
     out += ["%d. %s" % (i + 1, n) for i, n in enumerate(notes)]
     out += ["", "What each peer ran (fastest correct candidate, 1 thread):", ""]
