@@ -20,6 +20,7 @@ import sys
 
 import jax
 import jax.numpy as jnp
+import jaxlib
 import ml_dtypes
 import numpy as np
 
@@ -86,8 +87,8 @@ def main():
     # One process per thread count: each appends.
     res = ResultWriter(os.path.join(out_dir, "jax.jsonl"), "JAX", jax.__version__, "a")
     print("JAX %s (jaxlib %s), XLA_FLAGS=%s, affinity %s" % (
-        jax.__version__, jax.lib.__version__ if hasattr(jax.lib, "__version__") else "?",
-        os.environ.get("XLA_FLAGS", ""), sorted(os.sched_getaffinity(0))), file=sys.stderr)
+        jax.__version__, jaxlib.__version__, os.environ.get("XLA_FLAGS", ""),
+        sorted(os.sched_getaffinity(0))), file=sys.stderr)
     memmove = ctypes.memmove
     for w in load_workloads():
         if only and w.id not in only:

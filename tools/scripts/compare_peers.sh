@@ -174,6 +174,6 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 # -------------------------------------------------------------------- table
 log "checking outputs against the float64 reference"
 export PEERS_LOAD="$load_before before the runs, $load_after after"
-export PEERS_ISA="${isa:+simdax capped at $isa (SIMDAX_MAX_ISA=$isa)}"
+export PEERS_ISA="${isa:+simdax capped: SIMDAX_MAX_ISA=$isa}"
 "$py" "$peers/check_peers.py" "$base/data" "$results" "$out/table.md" "${keep[@]}"
 log "done in $(( $(date +%s) - start )) s; table in $out/table.md"
