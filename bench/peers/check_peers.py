@@ -1,8 +1,8 @@
 """Checks every driver's outputs against a float64 reference and prints the
 comparison table.
 
-Usage: /usr/bin/python3 check_peers.py DATA_DIR OUT_DIR TABLE_MD [--keep-outputs]
-Reads OUT_DIR/{simdax,onednn,torch,ort,xnnpack}.jsonl and the output files
+Usage: VENV_PYTHON check_peers.py DATA_DIR OUT_DIR TABLE_MD [--keep-outputs]
+Reads OUT_DIR/{simdax,onednn,torch,ort,openvino,jax,xnnpack}.jsonl and the output files
 they name; writes TABLE_MD and prints the same markdown; deletes the output
 files unless --keep-outputs.
 
@@ -24,7 +24,11 @@ from peers_common import (ALPHA, BETA, EPSILON, from_bf16_bits, load_workloads,
                           read_tensor, storage_dtype, to_bf16_bits, to_float64)
 
 PEERS = [("onednn", "oneDNN"), ("torch", "PyTorch"), ("ort", "ONNX Runtime"),
-         ("xnnpack", "XNNPACK")]
+         ("openvino", "OpenVINO"), ("jax", "JAX"), ("xnnpack", "XNNPACK")]
+# The second figure of a peer, listed below the table per row: ONNX
+# Runtime's call on the Python clock (its table figure is its profiler's
+# model_run), OpenVINO's per-node counters (its table figure is infer()).
+SECOND = {"ort": ("call_ns", "run_with_iobinding"), "openvino": ("nodes_ns", "node counters")}
 
 
 # ------------------------------------------------------------ reference
@@ -105,7 +109,8 @@ def check(target, tol, y):
     worst_ratio, worst = -1.0, -1
     chunk = 1 << 18  # cache-sized pieces: several passes over each
     for i in range(0, t.size, chunk):
-        e = np.subtract(y[i:i + chunk], t[i:i + chunk], dtype=np.float64)
+        with np.errstate(invalid="ignore"):  # inf - inf: an inf output, NaN below
+            e = np.subtract(y[i:i + chunk], t[i:i + chunk], dtype=np.float64)
         np.abs(e, out=e)
         np.divide(e, tl[i:i + chunk], out=e)
         m = float(e.max())
@@ -148,30 +153,74 @@ def ort_opt_note(out_dir, rec, w):
             % (w.dtype, ", ".join(ops)))
 
 
-def ort_call_lines(records, workloads, threads_seen):
-    """ONNX Runtime end to end through onnxruntime-node, per row: the
-    session.run time of the configuration timed so and what it adds to ORT's
-    own time."""
+def second_lines(records, workloads, threads_seen):
+    """ONNX Runtime's Python call and OpenVINO's node counters, per row, for
+    the configuration the table shows."""
     rows = []
     for w in workloads:
         parts = []
-        for t in threads_seen:
-            good = [r for r in records if r["key"] == "ort" and r["id"] == w.id
-                    and r["threads"] == t and r.get("correct") and r.get("call_ns")]
-            if good:
-                r = good[0]  # ort_peer.js times the fastest configuration only
-                extra = r["call_ns"] - r["time_ns"]  # from two sessions: noise can win
-                parts.append("%dT %s (%s; binding %s)" % (
-                    t, fmt_us(r["call_ns"]), r["impl"],
-                    "+" + fmt_us(extra) if extra > 0 else "below the noise"))
+        for key, (field, what) in SECOND.items():
+            for t in threads_seen:
+                good = [r for r in records if r["key"] == key and r["id"] == w.id
+                        and r["threads"] == t and r.get("correct") and r.get(field)]
+                if good:
+                    r = min(good, key=lambda r: r["time_ns"])
+                    parts.append("%s %dT %s %s" % (dict(PEERS)[key], t, what, fmt_us(r[field])))
         if parts:
             rows.append("- %s: %s" % (w.id, ", ".join(parts)))
     if not rows:
         return []
-    return ["", "ONNX Runtime as a Node caller sees it: session.run of onnxruntime-node, end to "
-            "end on the JS clock, profiler off, the row's fastest configuration (ORT's own time "
-            "+ the binding, which copies every output into a new ArrayBuffer on every call, "
-            "even a preallocated one):", ""] + rows
+    return ["", "Second figures of the row's fastest configuration: ONNX Runtime's "
+            "run_with_iobinding on the Python clock, profiler off (the table: its own "
+            "model_run); OpenVINO's sum of the executed nodes' real_time in its performance "
+            "counters (the table: infer() on the Python clock; the counters leave out work "
+            "outside the nodes):", ""] + rows
+
+
+def summary_table(workloads, threads_seen, summary, title, cpu, versions):
+    """The short table for README.md: per row and thread count, simdax, the
+    fastest peer and simdax's speedup; then every row where a peer wins."""
+    head = ["id", "workload", "dtype"]
+    for t in threads_seen:
+        head += ["simdax %dT" % t, "fastest peer %dT" % t, "simdax speedup %dT" % t]
+    lines = [title.lstrip("# "), "", "%s; simdax %s; peers: %s." % (
+        cpu, versions.get("simdax", "?"), ", ".join(
+            "%s %s" % (name, versions[k]) for k, name in PEERS if k in versions)), "",
+        "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    slower = []
+    for w in workloads:
+        row = [w.id, w.desc, w.dtype]
+        for t in threads_seen:
+            if (w.id, t) not in summary:
+                row += ["-", "-", "-"]
+                continue
+            mine, peer, name = summary[(w.id, t)]
+            sp = peer / mine
+            cell = "**%.2f×**" % sp if sp >= 1 else "%.2f× (%s faster)" % (sp, name)
+            row += [fmt_us(mine), "%s %s" % (name, fmt_us(peer)), cell]
+            if sp < 1:
+                slower.append("%s %dT: %s %s against simdax %s (simdax takes %.2f× its time)"
+                              % (w.id, t, name, fmt_us(peer), fmt_us(mine), mine / peer))
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "Rows where a peer beats simdax: " + ("none." if not slower else "")]
+    lines += ["- " + v for v in slower]
+    return "\n".join(lines) + "\n"
+
+
+def cpu_name():
+    """Model name, family/model and the AVX-512 features that matter here."""
+    info = {}
+    try:
+        for line in open("/proc/cpuinfo"):
+            k, _, v = line.partition(":")
+            info.setdefault(k.strip(), v.strip())
+    except OSError:
+        return platform.machine()
+    flags = set(info.get("flags", "").split())
+    have = lambda f: "yes" if f in flags else "no"  # noqa: E731
+    return "%s (family %s model %s; AVX-512 %s, AVX512-BF16 %s, AVX512-FP16 %s)" % (
+        info.get("model name", platform.machine()), info.get("cpu family", "?"),
+        info.get("model", "?"), have("avx512f"), have("avx512_bf16"), have("avx512_fp16"))
 
 
 def main():
@@ -240,8 +289,8 @@ def main():
         return "[%d]" % (notes.index(text) + 1)
 
     def memcpy_of(rec):
-        """The record's own memcpy baseline; ONNX Runtime's time is native and
-        its driver is Node, so it takes the one simdax_peer timed."""
+        """The record's own memcpy baseline; ONNX Runtime's and OpenVINO's
+        drivers time none, so they take the one simdax_peer timed."""
         if rec.get("memcpy_ns"):
             return rec["memcpy_ns"]
         native = [r["memcpy_ns"] for r in records
@@ -276,7 +325,7 @@ def main():
     for key, name in PEERS:
         h = "%s %s" % (name, versions.get(key, "(not run)"))
         if key == "ort" and overhead:
-            h += " own time (Identity [4]: model_run %s; Node session.run %s)" % tuple(
+            h += " own time (Identity [4]: model_run %s; run_with_iobinding %s)" % tuple(
                 ", ".join("%dT %s" % (t, fmt_us(overhead[t][f])) for t in sorted(overhead)
                           if overhead[t].get(f))
                 for f in ("time_ns", "call_ns"))
@@ -285,6 +334,7 @@ def main():
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     what_ran = {}
     speedups = []
+    summary = {}  # (id, threads) -> (simdax ns, fastest peer ns, its name)
     ran_ids = {r["id"] for r in records}
     workloads = [w for w in workloads if w.id in ran_ids]
     for w in workloads:
@@ -337,6 +387,7 @@ def main():
                     sp = pt / cells["simdax"]["time_ns"]
                     row.append("**%.2f×**" % sp)
                     speedups.append((w.id, t, sp, pname))
+                    summary[(w.id, t)] = (cells["simdax"]["time_ns"], pt, pname)
                 else:
                     row.append("simdax not timed")
             else:
@@ -346,28 +397,29 @@ def main():
     load = os.environ.get("PEERS_LOAD", "")
     if load:
         load = ", load average %s" % load
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    out = ["# simdax vs oneDNN, PyTorch, ONNX Runtime, XNNPACK", "",
-           "Machine: %s, %d cores%s. `thr`: threads (1, and all the machine's cores). "
+    cpu = cpu_name()
+    isa = os.environ.get("PEERS_ISA", "")
+    title = "# simdax vs oneDNN, PyTorch, ONNX Runtime, OpenVINO, JAX, XNNPACK"
+    if isa:
+        title += " (%s)" % isa
+    out = [title, "",
+           "Machine: %s, %d cores%s. simdax ran on ISA %s. `thr`: threads (1, and all the "
+           "machine's cores). "
            "Each cell: median time per call, then × the time of a memcpy of the input's bytes "
            "measured in the same process (single-threaded memcpy; the copy reads and writes "
            "what the op does, up to Scale/Bias). Only outputs that match the float64 reference "
            "are timed (wrong = failed the check, n/a = the peer cannot run it); a peer's figure "
            "is the fastest of its correct candidate implementations (listed below the table). "
            "Speedup = fastest peer's time / simdax's time (> 1: simdax is faster). "
-           "ONNX Runtime (CPU provider, all graph optimizations, intra-op threads = thr): its "
-           "own time per run, from its profiler (the `model_run` event of each session.run), "
-           "× the memcpy timed by the simdax process. model_run includes the profiler's own "
-           "bookkeeping, a few µs per node: the Identity model's model_run in the header "
-           "bounds it for one node. What the Node binding adds is listed below the table."
-           % (cpu, os.cpu_count() or 0, load), ""]
+           "ONNX Runtime (CPU provider, all graph optimizations, intra-op threads = thr, "
+           "io_binding): its own time per run, from its profiler (the `model_run` event), "
+           "which includes the profiler's bookkeeping, a few µs per node (the Identity model's "
+           "model_run in the header bounds it); it uses the memcpy timed by the simdax "
+           "process. OpenVINO (CPU plugin, 1 stream, INFERENCE_NUM_THREADS = thr), PyTorch "
+           "(eager or torch.compile) and JAX (jit): Python calls, dispatch included. "
+           "OpenVINO's per-node counters and ORT's Python call are listed below the table."
+           % (cpu, os.cpu_count() or 0, load, versions.get("simdax", "?").split()[-1]),
+           ""]
     out += lines
     if speedups:
         per = {}
@@ -375,7 +427,7 @@ def main():
             per.setdefault(wid, []).append("%dT %.2f× (vs %s)" % (t, sp, pname))
         out += ["", "simdax speedup over the fastest peer: " + "; ".join(
             "%s %s" % (wid, ", ".join(v)) for wid, v in per.items()) + "."]
-    out += ort_call_lines(records, workloads, threads_seen)
+    out += second_lines(records, workloads, threads_seen)
     out += ["", "Notes:", ""]
     out += ["%d. %s" % (i + 1, n) for i, n in enumerate(notes)]
     out += ["", "What each peer ran (fastest correct candidate, 1 thread):", ""]
@@ -385,6 +437,9 @@ def main():
                  for k in ["simdax"] + [p for p, _ in PEERS] if k in ran]
         out.append("- %s %s — %s" % (w.id, w.desc, "; ".join(parts)))
     text = "\n".join(out) + "\n"
+    summary_md = os.path.join(os.path.dirname(os.path.abspath(table_md)), "summary.md")
+    with open(summary_md, "w") as f:
+        f.write(summary_table(workloads, threads_seen, summary, title, cpu, versions))
     os.makedirs(os.path.dirname(os.path.abspath(table_md)), exist_ok=True)
     with open(table_md, "w") as f:
         f.write(text)

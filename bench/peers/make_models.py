@@ -1,18 +1,19 @@
-"""Builds the ONNX models that node/ort_peer.js runs with onnxruntime-node.
+"""Builds the ONNX models that ort_peer.py runs with ONNX Runtime.
 
-Usage: /usr/bin/python3 make_models.py DATA_DIR MODEL_DIR
+Usage: VENV_PYTHON make_models.py DATA_DIR MODEL_DIR
 Writes MODEL_DIR/<id>.<n>.onnx for every candidate implementation of every
 workload, MODEL_DIR/identity.onnx (4 floats: the binding's per-call
 overhead) and MODEL_DIR/manifest.json, which lists for each workload its
 candidates: file, impl, note, upcast (emulation that runs only when no native
-candidate loads), io dtype. Built with Debian's python3-onnx (default domain
-opset 17, the newest it knows). Scale/Bias are initializers read from
+candidate loads), io dtype (always the workload's). Default domain opset 17
+(LayerNormalization's first; ReduceMean still takes axes as an attribute). Scale/Bias are initializers read from
 DATA_DIR. MVN epsilon 1e-5, HardSigmoid alpha 0.2, beta 0.5.
 """
 import json
 import os
 import sys
 
+import ml_dtypes
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
@@ -21,7 +22,7 @@ from peers_common import ALPHA, BETA, EPSILON, load_workloads, read_tensor, to_f
 
 OPSET = 17
 ELEM = {"f32": TensorProto.FLOAT, "f16": TensorProto.FLOAT16, "bf16": TensorProto.BFLOAT16}
-NP = {"f32": np.float32, "f16": np.float16}
+NP = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16}
 
 
 class Graph:
@@ -160,13 +161,10 @@ def main():
     for w in load_workloads():
         entries = []
         for k, (impl, note, fn) in enumerate(builders(w, data_dir)):
-            variants = []
-            if w.dtype != "bf16":  # onnxruntime-node has no bfloat16 tensors
-                variants.append(("native", w.dtype, w.dtype))
-            variants.append(("upcast", "f32" if w.dtype == "bf16" else w.dtype, "f32"))
+            variants = [("native", w.dtype, w.dtype)]
+            if w.dtype != "f32":
+                variants.append(("upcast", w.dtype, "f32"))
             for kind, io, cdt in variants:
-                if kind == "upcast" and w.dtype == "f32":
-                    continue
                 g = Graph()
                 x = "x"
                 if io != cdt:
@@ -183,11 +181,7 @@ def main():
                     entries.append({"file": fname, "impl": impl, "note": note, "upcast": False,
                                     "io": io})
                 else:
-                    if w.dtype == "bf16":
-                        how = ("emulated: no bfloat16 tensors in onnxruntime-node: bf16 data fed "
-                               "as f32, %s in f32, Cast to bf16 and back" % impl)
-                    else:
-                        how = "emulated: Cast to f32, %s, Cast back" % impl
+                    how = "emulated: Cast to f32, %s, Cast back" % impl
                     entries.append({"file": fname, "impl": impl + " f32 upcast",
                                     "note": how + ("; " + note if note else ""),
                                     "upcast": True, "io": io})

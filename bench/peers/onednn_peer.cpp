@@ -1,12 +1,17 @@
-// oneDNN side of the peer comparison (Debian libdnnl-dev 2.6, C++ API
-// dnnl.hpp, CPU engine, OpenMP threads set with omp_set_num_threads).
+// oneDNN side of the peer comparison (oneDNN 3.x from the PyPI wheels onednn
+// and onednn-devel in the peers' venv, C++ API dnnl.hpp, CPU engine).
+//
+// The wheel's oneDNN runs its CPU engine on SYCL with TBB threads: no
+// omp_set_num_threads. TBB sizes its pool from the process's CPU affinity
+// when it starts, so compare_peers.sh runs this once per thread count under
+// `taskset`, and the results are appended to OUT_DIR/onednn.jsonl.
 //
 // What each workload maps to (named in the table's notes):
-//   LogSoftmax / Softmax, one axis:  softmax_v2 (softmax_log / softmax_accurate)
+//   LogSoftmax / Softmax, one axis:  softmax (softmax_log / softmax_accurate)
 //                on the tensor as it is (any axis, the primitive walks it);
 //                for an axis that is not innermost, also the permute below.
 //   several axes (or permute): emulated, reorder to [kept..., reduced...],
-//                softmax_v2 over the flattened reduced extent, reorder back.
+//                softmax over the flattened reduced extent, reorder back.
 //   Hardmax:     emulated, reduction_max then binary_eq against the
 //                broadcast maximum (a tie gives several 1s, unlike Hardmax).
 //   MVN over trailing axes: layer_normalization (use_scale/use_shift).
@@ -14,17 +19,17 @@
 //   MVN over {2..} with per-channel Scale/Bias: batch_normalization on the
 //                [1, N*C, ...] view with Scale/Bias tiled N times at setup.
 //   HardSigmoid: eltwise_linear (alpha, beta) then eltwise_clip(0, 1) in
-//                place; and eltwise_linear with an eltwise_clip post-op.
-//   A dtype the primitives do not support (f16 in 2.6): not timed. The f32
-//                upcast through oneDNN's own f16 reorder is a scalar loop
-//                (~100 ns/element); its cost for the input alone is measured
-//                once and given as the reason.
+//                place (3.x takes no post-ops on eltwise).
+//   f16/bf16: the primitives' own f16/bf16 kernels where this CPU has them
+//                (src/dst in the workload's type, Scale/Bias in f32).
+//                And always the f32 upcast: reorder to f32, the f32 pipeline,
+//                reorder back.
 // Each candidate is timed and written; check_peers.py keeps the fastest
 // correct one. The implementation oneDNN picked (jit:avx512_core, ref:any,
 // ...) is part of the candidate's name.
 //
-// Usage: onednn_peer WORKLOADS DATA_DIR OUT_DIR [THREADS...] [--only ID,...]
-#include <omp.h>
+// Usage: onednn_peer WORKLOADS DATA_DIR OUT_DIR THREADS [--only ID,...]
+#include <sched.h>
 #include <sys/stat.h>
 
 #include <memory>
@@ -134,7 +139,7 @@ std::vector<std::string> variants(const peers::Workload& w) {
         if (w.axes[0] == rank - 1) return {"native"};
         return {"native", "permute"};
     }
-    if (w.op == "hard_sigmoid") return {"two", "post_op"};
+    if (w.op == "hard_sigmoid") return {"two"};
     return {"native"};
 }
 
@@ -148,11 +153,10 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
     if (w.op == "log_softmax" || w.op == "softmax") {
         const auto alg = w.op == "softmax" ? dnnl::algorithm::softmax_accurate
                                            : dnnl::algorithm::softmax_log;
-        p.impl = w.op == "softmax" ? "softmax_v2 accurate" : "softmax_v2 log";
+        p.impl = w.op == "softmax" ? "softmax accurate" : "softmax log";
         if (variant == "native") {
-            dnnl::softmax_v2_forward::primitive_desc pd(
-                {fwd, alg, md, md, w.axes[0]}, p.eng);
-            p.add(pd, dnnl::softmax_v2_forward(pd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+            dnnl::softmax_forward::primitive_desc pd(p.eng, fwd, alg, md, md, w.axes[0]);
+            p.add(pd, dnnl::softmax_forward(pd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
             return;
         }
         // Several axes: permute to [kept..., reduced...].
@@ -172,12 +176,12 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
         memory tmp_in(permuted, p.eng), tmp_out(permuted, p.eng);
         memory flat_in(flat, p.eng, tmp_in.get_data_handle());
         memory flat_out(flat, p.eng, tmp_out.get_data_handle());
-        dnnl::softmax_v2_forward::primitive_desc pd({fwd, alg, flat, flat, 1}, p.eng);
+        dnnl::softmax_forward::primitive_desc pd(p.eng, fwd, alg, flat, flat, 1);
         p.add_reorder(src, tmp_in);
-        p.add(pd, dnnl::softmax_v2_forward(pd), {{DNNL_ARG_SRC, flat_in}, {DNNL_ARG_DST, flat_out}});
+        p.add(pd, dnnl::softmax_forward(pd), {{DNNL_ARG_SRC, flat_in}, {DNNL_ARG_DST, flat_out}});
         p.add_reorder(tmp_out, dst);
         p.impl = "reorder+" + p.impl + "+reorder";
-        p.note = "emulated: reorder to [kept, reduced] (a permute), softmax_v2 over the "
+        p.note = "emulated: reorder to [kept, reduced] (a permute), softmax over the "
                  "flattened reduced axes, reorder back";
         return;
     }
@@ -187,9 +191,9 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
         for (int a : w.axes) rdims[a] = 1;
         const memory::desc rmd = plain(rdims, type);
         memory mx(rmd, p.eng);
-        dnnl::reduction::primitive_desc rpd({dnnl::algorithm::reduction_max, md, rmd, 0.f, 0.f},
-                                            p.eng);
-        dnnl::binary::primitive_desc bpd({dnnl::algorithm::binary_eq, md, rmd, md}, p.eng);
+        dnnl::reduction::primitive_desc rpd(p.eng, dnnl::algorithm::reduction_max, md, rmd, 0.f,
+                                            0.f);
+        dnnl::binary::primitive_desc bpd(p.eng, dnnl::algorithm::binary_eq, md, rmd, md);
         p.add(rpd, dnnl::reduction(rpd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, mx}});
         p.add(bpd, dnnl::binary(bpd),
               {{DNNL_ARG_SRC_0, src}, {DNNL_ARG_SRC_1, mx}, {DNNL_ARG_DST, dst}});
@@ -234,8 +238,8 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
             memory::dim groups = 1, group = 1;
             for (int i = 0; i < rank; ++i) (i < rank - int(axes.size()) ? groups : group) *= dims[i];
             const memory::desc flat = plain({groups, group}, type);
-            dnnl::layer_normalization_forward::primitive_desc pd(
-                {fwd, flat, float(1e-5), flags_sb}, p.eng);
+            dnnl::layer_normalization_forward::primitive_desc pd(p.eng, fwd, flat, flat,
+                                                                 float(1e-5), flags_sb);
             std::unordered_map<int, memory> args{
                 {DNNL_ARG_SRC, memory(flat, p.eng, src.get_data_handle())},
                 {DNNL_ARG_DST, memory(flat, p.eng, dst.get_data_handle())}};
@@ -245,8 +249,8 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
             return;
         }
         if (rank >= 3 && axes == all_but_1 && (!sb || sb_dims_are({1}))) {
-            dnnl::batch_normalization_forward::primitive_desc pd({fwd, md, float(1e-5), flags_sb},
-                                                                 p.eng);
+            dnnl::batch_normalization_forward::primitive_desc pd(p.eng, fwd, md, md, float(1e-5),
+                                                                 flags_sb);
             std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
             add_sb_memories(args, dims[1]);
             p.add(pd, dnnl::batch_normalization_forward(pd), args);
@@ -258,8 +262,8 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
             view[1] *= view[0];
             view[0] = 1;
             const memory::desc vmd = plain(view, type);
-            dnnl::batch_normalization_forward::primitive_desc pd({fwd, vmd, float(1e-5), flags_sb},
-                                                                 p.eng);
+            dnnl::batch_normalization_forward::primitive_desc pd(p.eng, fwd, vmd, vmd, float(1e-5),
+                                                                 flags_sb);
             std::unordered_map<int, memory> args{
                 {DNNL_ARG_SRC, memory(vmd, p.eng, src.get_data_handle())},
                 {DNNL_ARG_DST, memory(vmd, p.eng, dst.get_data_handle())}};
@@ -281,62 +285,50 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
     }
 
     if (w.op == "hard_sigmoid") {
-        if (variant == "two") {
-            dnnl::eltwise_forward::primitive_desc lin(
-                {fwd, dnnl::algorithm::eltwise_linear, md, 0.2f, 0.5f}, p.eng);
-            dnnl::eltwise_forward::primitive_desc clip(
-                {fwd, dnnl::algorithm::eltwise_clip, md, 0.f, 1.f}, p.eng);
-            p.add(lin, dnnl::eltwise_forward(lin), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
-            p.add(clip, dnnl::eltwise_forward(clip), {{DNNL_ARG_SRC, dst}, {DNNL_ARG_DST, dst}});
-            p.impl = "eltwise_linear + eltwise_clip in place";
-            return;
-        }
-        dnnl::post_ops po;
-        po.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, 0.f, 1.f);
-        dnnl::primitive_attr attr;
-        attr.set_post_ops(po);
-        dnnl::eltwise_forward::primitive_desc pd(
-            {fwd, dnnl::algorithm::eltwise_linear, md, 0.2f, 0.5f}, attr, p.eng);
-        p.add(pd, dnnl::eltwise_forward(pd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
-        p.impl = "eltwise_linear + clip post-op";
+        dnnl::eltwise_forward::primitive_desc lin(p.eng, fwd, dnnl::algorithm::eltwise_linear, md,
+                                                  md, 0.2f, 0.5f);
+        dnnl::eltwise_forward::primitive_desc clip(p.eng, fwd, dnnl::algorithm::eltwise_clip, md,
+                                                   md, 0.f, 1.f);
+        p.add(lin, dnnl::eltwise_forward(lin), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+        p.add(clip, dnnl::eltwise_forward(clip), {{DNNL_ARG_SRC, dst}, {DNNL_ARG_DST, dst}});
+        p.impl = "eltwise_linear + eltwise_clip in place";
         return;
     }
     throw std::runtime_error("unknown op " + w.op);
 }
 
-// Milliseconds of one f16/bf16 -> f32 reorder of the input by oneDNN.
-double reorder_ms(const peers::Workload& w, const peers::Inputs& in) {
-    static std::unordered_map<std::string, double> measured;  // once per workload
-    if (measured.count(w.id)) return measured[w.id];
-    const memory::dims dims(w.shape.begin(), w.shape.end());
-    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
-    dnnl::stream strm(eng);
-    memory a(plain(dims, to_dt(w.dtype)), eng, in.in.data()), b(plain(dims, dt::f32), eng);
-    dnnl::reorder r(a, b);
-    const double t0 = peers::now_ns();
-    r.execute(strm, a, b);
-    strm.wait();
-    return measured[w.id] = (peers::now_ns() - t0) / 1e6;
+std::string version_string() {
+    const dnnl_version_t* v = dnnl_version();
+    return std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
+           std::to_string(v->patch);
 }
 
+// upcast: the workload computed in f32 between two oneDNN reorders (from and
+// to its 16-bit type), for a dtype whose own kernels are missing or slower.
 std::unique_ptr<Pipeline> build(const peers::Workload& w, const peers::Inputs& in, void* out,
-                                const std::string& variant) {
+                                const std::string& variant, bool upcast) {
     auto p = std::make_unique<Pipeline>();
     const memory::dims dims(w.shape.begin(), w.shape.end());
     const dt type = to_dt(w.dtype);
     const memory src(plain(dims, type), p->eng, in.in.data());
     const memory dst(plain(dims, type), p->eng, out);
     try {
-        build_core(*p, w, in, type, src, dst, variant);
+        if (!upcast) {
+            build_core(*p, w, in, type, src, dst, variant);
+            return p;
+        }
+        const memory tmp_in(plain(dims, dt::f32), p->eng), tmp_out(plain(dims, dt::f32), p->eng);
+        p->add_reorder(src, tmp_in);
+        build_core(*p, w, in, dt::f32, tmp_in, tmp_out, variant);
+        p->add_reorder(tmp_out, dst);
+        p->impl = "reorder to f32+" + p->impl + "+reorder back";
+        p->note = "emulated: f32 upcast through oneDNN reorders" +
+                  (p->note.empty() ? "" : "; " + p->note);
         return p;
     } catch (const dnnl::error& e) {
-        if (type == dt::f32) throw Unsupported(std::string("oneDNN: ") + e.what());
-        char why[256];
-        std::snprintf(why, sizeof why,
-                      "no %s kernel in oneDNN %s on this CPU; an f32 upcast would go through "
-                      "its %s reorder, %.0f ms for the input alone: not timed",
-                      w.dtype.c_str(), "2.6", w.dtype.c_str(), reorder_ms(w, in));
-        throw Unsupported(why);
+        if (type == dt::f32 || upcast) throw Unsupported(std::string("oneDNN: ") + e.what());
+        throw Unsupported("no " + w.dtype + " kernel in oneDNN " + version_string() +
+                          " on this CPU (its f32 upcast is timed instead)");
     }
 }
 
@@ -344,26 +336,34 @@ std::unique_ptr<Pipeline> build(const peers::Workload& w, const peers::Inputs& i
 
 int main(int argc, char** argv) {
     const peers::Args args = peers::parse_args(
-        argc, argv, "onednn_peer WORKLOADS DATA_DIR OUT_DIR [THREADS...] [--only ID,...]");
-    const dnnl_version_t* v = dnnl_version();
-    char version[64];
-    std::snprintf(version, sizeof version, "%d.%d.%d", v->major, v->minor, v->patch);
+        argc, argv, "onednn_peer WORKLOADS DATA_DIR OUT_DIR THREADS [--only ID,...]");
+    cpu_set_t cpus;
+    sched_getaffinity(0, sizeof cpus, &cpus);
+    if (args.threads.size() != 1 || args.threads[0] != CPU_COUNT(&cpus)) {
+        std::fprintf(stderr, "onednn_peer: run with one thread count, under taskset with as "
+                             "many CPUs\n");
+        return 2;
+    }
+    const std::string version = version_string();
     mkdir((args.out_dir + "/onednn").c_str(), 0755);
-    peers::ResultWriter results(args.out_dir + "/onednn.jsonl", "oneDNN", version);
-    std::fprintf(stderr, "oneDNN %s (cpu runtime %s)\n", version,
-                 v->cpu_runtime == DNNL_RUNTIME_OMP ? "omp" : "other");
+    peers::ResultWriter results(args.out_dir + "/onednn.jsonl", "oneDNN", version, true);
+    std::fprintf(stderr, "oneDNN %s (cpu runtime %u), %d CPUs\n", version.c_str(),
+                 dnnl_version()->cpu_runtime, args.threads[0]);
 
     peers::for_each_workload(args, [&](const peers::Workload& w, const peers::Inputs& in, double memcpy_ns) {
         const peers::Buffer out(w.bytes());
         for (int threads : args.threads) {
-            omp_set_num_threads(threads);
             for (const std::string& variant : variants(w)) {
-                peers::time_candidate(
-                    results, args, "onednn", w, threads, memcpy_ns, out, w.op + " " + variant,
-                    [&] {
-                        std::shared_ptr<Pipeline> p = build(w, in, out.data(), variant);
-                        return peers::Candidate{p->name(), p->note, [p] { p->run(); }};
-                    });
+                for (const bool upcast : {false, true}) {
+                    if (upcast && w.dtype == "f32") continue;
+                    peers::time_candidate(
+                        results, args, "onednn", w, threads, memcpy_ns, out,
+                        w.op + " " + variant + (upcast ? " f32 upcast" : ""), [&] {
+                            std::shared_ptr<Pipeline> p =
+                                build(w, in, out.data(), variant, upcast);
+                            return peers::Candidate{p->name(), p->note, [p] { p->run(); }};
+                        });
+                }
             }
         }
     });

@@ -1,7 +1,7 @@
 // Shared by the C++ drivers of the peer comparison (simdax_peer.cpp,
 // onednn_peer.cpp, xnnpack_peer.cpp): the workload list (workloads.txt), the
-// data files (make_data.py), the timing rule (same constants as peers_common.py and
-// node/ort_peer.js), the memcpy baseline and the JSON-lines result format.
+// data files (make_data.py), the timing rule (same constants as peers_common.py),
+// the memcpy baseline and the JSON-lines result format.
 #pragma once
 
 #include <algorithm>
@@ -192,8 +192,10 @@ inline std::string json_escape(const std::string& s) {
 
 class ResultWriter {
 public:
-    ResultWriter(const std::string& path, std::string peer, std::string version)
-        : f_(std::fopen(path.c_str(), "w")), peer_(std::move(peer)), version_(std::move(version)) {
+    // append: a driver run once per thread count adds to one file.
+    ResultWriter(const std::string& path, std::string peer, std::string version,
+                 bool append = false)
+        : f_(std::fopen(path.c_str(), append ? "a" : "w")), peer_(std::move(peer)), version_(std::move(version)) {
         if (!f_) throw std::runtime_error("cannot write " + path);
     }
     ~ResultWriter() { std::fclose(f_); }

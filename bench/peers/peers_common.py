@@ -2,7 +2,7 @@
 make_models.py, torch_peer.py, check_peers.py): the workload list, the data
 files every driver reads, and the timing rule every driver follows.
 
-Run with Debian's /usr/bin/python3 (numpy, torch and onnx come from Debian).
+Run with the peers' venv python (build/peers/venv, requirements.txt).
 """
 import json
 import math
@@ -16,7 +16,7 @@ EPSILON = 1e-5
 ALPHA = 0.2
 BETA = 0.5
 
-# Timing rule (same constants in peer_common.hpp and node/ort_peer.js):
+# Timing rule (same constants in peer_common.hpp):
 # warm-up, then batches of k calls (k makes one batch >= BATCH_NS); batches
 # until TIME_BUDGET_NS has passed and at least MIN_SAMPLES were taken (at most
 # MAX_SAMPLES); the figure is the median of batch time / k.
@@ -123,6 +123,14 @@ def median(values):
 
 def time_call(fn):
     """Median ns per call of fn() under the shared timing rule."""
+    return time_call_batches(fn)[0]
+
+
+def time_call_batches(fn):
+    """time_call, and how the calls were made: (median ns, k, batches). Call 0
+    is the warm-up, call 1 sizes the batches, then `batches` batches of k
+    calls, so per-call figures a peer records itself (ORT's profile) can be
+    grouped the same way (own_time)."""
     fn()  # warm-up
     t0 = time.perf_counter_ns()
     fn()
@@ -138,22 +146,32 @@ def time_call(fn):
         if (len(samples) >= MIN_SAMPLES
                 and time.perf_counter_ns() - start >= TIME_BUDGET_NS):
             break
-    return median(samples)
+    return median(samples), k, len(samples)
+
+
+def own_time(per_call_ns, first, k, batches):
+    """The median per-call figure of a time_call_batches whose warm-up was
+    call `first` of per_call_ns, by the same rule: median over the batches of
+    each batch's mean."""
+    return median([sum(per_call_ns[first + 2 + b * k + i] for i in range(k)) / k
+                   for b in range(batches)])
 
 
 class ResultWriter:
     """One JSON object a line, the format every driver writes."""
 
-    def __init__(self, path, peer, version):
-        self.f = open(path, "w")
+    def __init__(self, path, peer, version, mode="w"):
+        self.f = open(path, mode)
         self.peer = peer
         self.version = version
 
     def write(self, w, threads, impl, note, status, time_ns=None, memcpy_ns=None,
-              out=None, reason=""):
+              out=None, reason="", extra=None):
+        """extra: more fields for check_peers.py (call_ns, optimized_model)."""
         rec = {"peer": self.peer, "version": self.version, "id": w.id,
                "threads": threads, "impl": impl, "note": note, "status": status,
                "reason": reason, "time_ns": time_ns, "memcpy_ns": memcpy_ns, "out": out}
+        rec.update(extra or {})
         self.f.write(json.dumps(rec) + "\n")
         self.f.flush()
 

@@ -1,6 +1,6 @@
-"""PyTorch side of the peer comparison (Debian python3-torch, CPU).
+"""PyTorch side of the peer comparison (the torch wheel in the peers' venv, CPU).
 
-Usage: /usr/bin/python3 torch_peer.py DATA_DIR OUT_DIR [THREADS...] [--only ID,...]
+Usage: VENV_PYTHON torch_peer.py DATA_DIR OUT_DIR [THREADS...] [--only ID,...]
 
 Every workload has one or more candidate implementations (the natural ways
 to write the op in torch); each is timed and its output written, and
@@ -8,7 +8,15 @@ check_peers.py keeps the fastest one whose output is correct. The
 f32-upcast candidates (x.float() ... .to(dtype)) of a float16/bfloat16
 workload are timed too (torch may have no kernel for the dtype, or one that
 fails the accuracy check); the table says which ran.
+Eager ops and, where they are pure functions of x, the same written
+functionally and compiled with torch.compile (Inductor's C++ CPU backend: it
+compiles the kernel it generates with the system g++; its cache lives under
+$TORCHINDUCTOR_CACHE_DIR, build/peers/torchinductor, so a second run skips
+the C++ compiles). Inductor fixes the thread count of its OpenMP loops when it
+compiles, so each thread count compiles anew (torch._dynamo.reset()).
 Threads: torch.set_num_threads(n) in this process.
+ISA: ATEN_CPU_CAPABILITY caps ATen's kernels and Inductor's vector ISA,
+ONEDNN_MAX_CPU_ISA torch's bundled oneDNN (compare_peers.sh --isa sets both).
 """
 import ctypes
 import os
@@ -153,6 +161,51 @@ def candidates(w, x, scale, bias):
     return cands
 
 
+def compiled_candidates(w, x, scale, bias):
+    """(impl, note, fn) tuples: the op as a pure function of x, for
+    torch.compile; fn(x) returns a new tensor."""
+    dims = tuple(w.axes)
+    dt = x.dtype
+    pure = []
+    if w.op in ("log_softmax", "softmax"):
+        log = w.op == "log_softmax"
+        if len(dims) == 1:
+            base = torch.log_softmax if log else torch.softmax
+            pure.append((w.op, lambda x: base(x, dims[0])))
+        else:
+            pure.append(("x-logsumexp", lambda x: (x - torch.logsumexp(x, dims, keepdim=True))
+                         if log else torch.exp(x - torch.logsumexp(x, dims, keepdim=True))))
+    elif w.op == "hardmax" and len(dims) == 1:
+        d = dims[0]
+        pure.append(("argmax+scatter", lambda x: torch.zeros_like(x).scatter_(
+            d, x.argmax(d, keepdim=True), 1.0)))
+    elif w.op == "mvn":
+        axes = sorted(dims)
+        rank = x.dim()
+        if axes == list(range(rank - len(axes), rank)) and (
+                scale is None or list(scale.shape[:rank - len(axes)]) == [1] * (rank - len(axes))):
+            nshape = tuple(x.shape[rank - len(axes):])
+            s = None if scale is None else scale.reshape(nshape)
+            b = None if bias is None else bias.reshape(nshape)
+            pure.append(("layer_norm", lambda x: F.layer_norm(x, nshape, s, b, EPSILON)))
+
+        def var_mean(x):
+            v, m = torch.var_mean(x, axes, unbiased=False, keepdim=True)
+            y = (x - m) * torch.rsqrt(v + EPSILON)
+            return y if scale is None else y * scale + bias
+        pure.append(("var_mean", var_mean))
+    elif w.op == "hard_sigmoid":
+        pure.append(("clamp(0.2x+0.5)", lambda x: (x * ALPHA + BETA).clamp(0.0, 1.0)))
+    out = []
+    for impl, fn in pure:
+        out.append(("torch.compile " + impl, "torch.compile (Inductor)", fn))
+        if dt != torch.float32:
+            out.append(("torch.compile " + impl + " f32 upcast",
+                        "torch.compile (Inductor); emulated: f32 upcast",
+                        lambda x, fn=fn: fn(x.float()).to(dt)))
+    return out
+
+
 def main():
     argv = sys.argv[1:]
     only = None
@@ -164,11 +217,9 @@ def main():
     threads_list = [int(t) for t in argv[2:]] or [1]
     os.makedirs(os.path.join(out_dir, "torch"), exist_ok=True)
     version = torch.__version__
-    pkg = os.environ.get("PEERS_TORCH_DEB", "")
-    if pkg:
-        version += " (Debian %s)" % pkg
     res = ResultWriter(os.path.join(out_dir, "torch.jsonl"), "PyTorch", version)
-    print("PyTorch %s" % version, file=sys.stderr)
+    print("PyTorch %s, CPU capability %s" % (version, torch.backends.cpu.get_cpu_capability()),
+          file=sys.stderr)
     torch.set_grad_enabled(False)
     memmove = ctypes.memmove
 
@@ -186,6 +237,7 @@ def main():
         sp, dp, nb = src.ctypes.data, dst.ctypes.data, src.nbytes
         memcpy_ns = time_call(lambda: memmove(dp, sp, nb))
         cands = candidates(w, x, scale, bias)
+        compiled = compiled_candidates(w, x, scale, bias)
         if not cands:
             for t in threads_list:
                 res.write(w, t, "-", "", "unsupported", memcpy_ns=memcpy_ns,
@@ -217,6 +269,22 @@ def main():
                 native_ok = native_ok or not is_upcast
                 print("  %-4s %dT %-28s %10.1f us (memcpy %.1f us)"
                       % (w.id, t, impl, ns / 1e3, memcpy_ns / 1e3), file=sys.stderr)
+            torch._dynamo.reset()  # Inductor's code is compiled for one thread count
+            for impl, note, fn in compiled:
+                try:
+                    cfn = torch.compile(fn, dynamic=False)
+                    y = cfn(x)
+                except Exception as e:  # noqa: BLE001 - the reason is the cell's note
+                    res.write(w, t, impl, note, "unsupported", memcpy_ns=memcpy_ns,
+                              reason=str(e).split("\n")[0][:200])
+                    print("  %-4s %dT %-28s failed: %s" % (w.id, t, impl, str(e)[:100]),
+                          file=sys.stderr)
+                    continue
+                ns = time_call(lambda: cfn(x))
+                name = out_name("torch", w, t, impl)
+                to_bytes_array(cfn(x)).tofile(os.path.join(out_dir, name))
+                res.write(w, t, impl, note, "ok", ns, memcpy_ns, name)
+                print("  %-4s %dT %-28s %10.1f us" % (w.id, t, impl, ns / 1e3), file=sys.stderr)
     res.close()
 
 

@@ -1,0 +1,212 @@
+"""OpenVINO side of the peer comparison: models built with its opset API,
+compiled for CPU.
+
+Usage: VENV_PYTHON openvino_peer.py DATA_DIR OUT_DIR [THREADS...] [--only ID,...]
+
+Per workload, thread count and precision hint (f32; for a float16/bfloat16
+workload also bf16 and f16: the plugin computes in the hint's type where
+this CPU has it and in f32 otherwise) one compiled model: NUM_STREAMS 1,
+INFERENCE_NUM_THREADS = threads, PERFORMANCE_HINT LATENCY. Input and output
+tensors are set once on the infer request (the output preallocated).
+
+Two figures per candidate:
+- time_ns, what the table compares: infer(share_outputs=True) on the Python
+  clock (no copy of the output into a new array), in a model compiled
+  without PERF_COUNT, under the shared timing rule.
+- nodes_ns, OpenVINO's own figure: the sum of the executed nodes' real_time
+  in the performance counters (PERF_COUNT, infer_request.profiling_info) of
+  each call, by the same rule, in a model compiled with PERF_COUNT. It
+  leaves out work outside the nodes: on large tensors infer() takes up to
+  2-3x that sum (LN2: 19 ms against 8.5 ms), far more than Python's ~10 µs
+  per call, so it is listed beside the wall time, not compared.
+OpenVINO's CPU plugin picks its kernels by CPUID and has no ISA cap that a
+user can set.
+"""
+import os
+import sys
+
+import ml_dtypes
+import numpy as np
+import openvino as ov
+
+from peers_common import (ALPHA, BETA, EPSILON, ResultWriter, load_workloads, out_name,
+                          read_tensor, time_call_batches, own_time)
+
+# The newest opset module that has every op used here (opset17's module
+# holds only what opset17 added).
+OPS = None
+for _v in range(20, 7, -1):
+    try:
+        OPS = __import__("openvino.opset%d" % _v, fromlist=["*"])
+    except ImportError:
+        continue
+    if all(hasattr(OPS, op) for op in ("log_softmax", "mvn", "hard_sigmoid", "one_hot", "topk")):
+        OPSET = _v
+        break
+NP = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16}
+OVT = {"f32": ov.Type.f32, "f16": ov.Type.f16, "bf16": ov.Type.bf16}
+
+
+def const(v, dtype):
+    if dtype == "bf16":  # no numpy bfloat16 constants: f32, converted (and folded) by OpenVINO
+        return OPS.convert(OPS.constant(np.asarray(v, dtype=np.float32)), "bf16")
+    return OPS.constant(np.asarray(v, dtype=NP[dtype]))
+
+
+def i64(v):
+    return OPS.constant(np.asarray(v, dtype=np.int64))
+
+
+def graphs(w, scale, bias):
+    """[(impl, note, fn(param) -> output node)] for workload w."""
+    rank = len(w.shape)
+    axes = sorted(w.axes)
+    out = []
+    if w.op in ("log_softmax", "softmax"):
+        single = OPS.log_softmax if w.op == "log_softmax" else OPS.softmax
+        name = "LogSoftmax" if w.op == "log_softmax" else "Softmax"
+        if len(axes) == 1:
+            out.append((name, "", lambda x: single(x, axes[0])))
+        else:
+            kept = [a for a in range(rank) if a not in axes]
+            perm = kept + axes
+            inv = [perm.index(a) for a in range(rank)]
+            groups = int(np.prod([w.shape[a] for a in kept])) if kept else 1
+
+            def permuted(x):
+                t = OPS.transpose(x, i64(perm))
+                r = OPS.reshape(t, i64([groups, -1]), False)
+                s = single(r, 1)
+                b = OPS.reshape(s, i64([w.shape[a] for a in perm]), False)
+                return OPS.transpose(b, i64(inv))
+
+            def composite(x):
+                m = OPS.reduce_max(x, i64(axes), True)
+                d = OPS.subtract(x, m)
+                e = OPS.exp(d)
+                s = OPS.reduce_sum(e, i64(axes), True)
+                if w.op == "softmax":
+                    return OPS.divide(e, s)
+                return OPS.subtract(d, OPS.log(s))
+
+            out.append(("Transpose+%s+Transpose" % name,
+                        "emulated: Transpose, %s over the flattened axes, Transpose back" % name,
+                        permuted))
+            out.append(("ReduceMax/Exp/ReduceSum composite",
+                        "composite: ReduceMax, Subtract, Exp, ReduceSum, %s" %
+                        ("Divide" if w.op == "softmax" else "Log, Subtract"), composite))
+    elif w.op == "hardmax":
+        if len(axes) == 1:
+            a = axes[0]
+
+            def hardmax(x):
+                idx = OPS.topk(x, i64(1), a, "max", "none", "i64").output(1)
+                idx = OPS.squeeze(idx, i64([a]))
+                return OPS.one_hot(idx, i64(w.shape[a]), const(1, w.dtype), const(0, w.dtype), a)
+
+            out.append(("TopK+OneHot", "composite (OpenVINO has no Hardmax): one-hot of TopK(k=1) "
+                        "indices", hardmax))
+    elif w.op == "mvn":
+        def mvn(x):
+            y = OPS.mvn(x, i64(axes), True, EPSILON, "inside_sqrt")
+            if scale is not None:
+                y = OPS.add(OPS.multiply(y, const(scale, w.dtype)), const(bias, w.dtype))
+            return y
+
+        out.append(("MVN" + ("+Multiply+Add" if scale is not None else ""), "", mvn))
+    elif w.op == "hard_sigmoid":
+        out.append(("HardSigmoid", "", lambda x: OPS.hard_sigmoid(
+            x, const(ALPHA, w.dtype), const(BETA, w.dtype))))
+    return out
+
+
+def compiled(core, w, fn, threads, hint, perf):
+    x = OPS.parameter(w.shape, OVT[w.dtype], name="x")
+    model = ov.Model([fn(x)], [x], "peer")
+    return core.compile_model(model, "CPU", {
+        "NUM_STREAMS": "1", "INFERENCE_NUM_THREADS": str(threads),
+        "PERFORMANCE_HINT": "LATENCY", "INFERENCE_PRECISION_HINT": hint,
+        "PERF_COUNT": "YES" if perf else "NO"})
+
+
+def request(cm, w, x, y):
+    """An infer request with input x and preallocated output y bound."""
+    r = cm.create_infer_request()
+    r.set_input_tensor(ov.Tensor(x, w.shape, OVT[w.dtype]))
+    r.set_output_tensor(ov.Tensor(y, w.shape, OVT[w.dtype]))
+    return r
+
+
+def own_ns(req):
+    return sum(p.real_time.total_seconds() * 1e9 for p in req.profiling_info
+               if p.status == ov.ProfilingInfo.Status.EXECUTED)
+
+
+def main():
+    argv = sys.argv[1:]
+    only = None
+    if "--only" in argv:
+        i = argv.index("--only")
+        only = set(argv[i + 1].split(","))
+        del argv[i:i + 2]
+    data_dir, out_dir = argv[:2]
+    threads_list = [int(t) for t in argv[2:]] or [1]
+    os.makedirs(os.path.join(out_dir, "openvino"), exist_ok=True)
+    version = ov.get_version().split("-")[0]
+    res = ResultWriter(os.path.join(out_dir, "openvino.jsonl"), "OpenVINO", version)
+    core = ov.Core()
+    print("OpenVINO %s (opset%d), CPU: %s" % (version, OPSET, core.get_property(
+        "CPU", "FULL_DEVICE_NAME")), file=sys.stderr)
+
+    for w in load_workloads():
+        if only and w.id not in only:
+            continue
+        x = np.ascontiguousarray(read_tensor(data_dir, w, "in"))  # bf16 as its bits
+        scale = bias = None
+        if w.sb_shape:
+            scale = read_tensor(data_dir, w, "scale").view(NP[w.dtype]) if w.dtype == "bf16" \
+                else read_tensor(data_dir, w, "scale")
+            bias = read_tensor(data_dir, w, "bias").view(NP[w.dtype]) if w.dtype == "bf16" \
+                else read_tensor(data_dir, w, "bias")
+        cands = graphs(w, scale, bias)
+        for t in threads_list:
+            if not cands:
+                res.write(w, t, "-", "", "unsupported",
+                          reason="no OpenVINO op or composite for this axis set")
+                continue
+            hints = ["f32"] if w.dtype == "f32" else ["f32", "bf16", "f16"]
+            for impl, note, fn in cands:
+                for hint in hints:
+                    name_impl = "%s, precision hint %s" % (impl, hint)
+                    y = np.zeros_like(x)
+                    try:
+                        req = request(compiled(core, w, fn, t, hint, True), w, x, y)
+                        per_call = []
+
+                        def run(req=req, per_call=per_call):
+                            req.infer(share_outputs=True)
+                            per_call.append(own_ns(req))
+                        _, k, batches = time_call_batches(run)
+                        plain = request(compiled(core, w, fn, t, hint, False), w, x, y)
+                        ns = time_call_batches(lambda: plain.infer(share_outputs=True))[0]
+                    except Exception as err:  # noqa: BLE001 - the reason is the cell's note
+                        res.write(w, t, name_impl, note, "unsupported",
+                                  reason=str(err).split("\n")[0][:200])
+                        print("  %-4s %dT %s: %s" % (w.id, t, name_impl, str(err)[:100]),
+                              file=sys.stderr)
+                        continue
+                    nodes = own_time(per_call, 0, k, batches)
+                    execs = sorted({p.exec_type for p in req.profiling_info
+                                    if p.status == ov.ProfilingInfo.Status.EXECUTED})
+                    name_impl += " [%s]" % ",".join(execs)
+                    fname = out_name("openvino", w, t, name_impl)
+                    y.tofile(os.path.join(out_dir, fname))
+                    res.write(w, t, name_impl, note, "ok", ns, None, fname,
+                              extra={"nodes_ns": nodes})
+                    print("  %-4s %dT %-60s %10.1f us (nodes %.1f us)" % (
+                        w.id, t, name_impl, ns / 1e3, nodes / 1e3), file=sys.stderr)
+    res.close()
+
+
+if __name__ == "__main__":
+    main()
