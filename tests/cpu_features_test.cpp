@@ -236,7 +236,9 @@ TEST(CpuFeaturesDecode, EmptyCpuidIsScalarOnly) {
 }
 
 // GCC's libgcc detector also checks XCR0, so both must agree on any CPU
-// (including qemu's emulated ones).
+// (including qemu's emulated ones). clang 14's __builtin_cpu_supports knows
+// neither f16c nor avx512fp16/avx512bf16: the comparison is GCC's.
+#if !defined(__clang__)
 TEST(CpuFeaturesLive, MatchesBuiltinCpuSupports) {
     __builtin_cpu_init();
     const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
@@ -252,6 +254,7 @@ TEST(CpuFeaturesLive, MatchesBuiltinCpuSupports) {
     EXPECT_NE(info.vendor[0], '\0');
     EXPECT_EQ(info.interleave_streams, __builtin_cpu_is("intel") != 0);
 }
+#endif
 
 #elif defined(__aarch64__)
 
