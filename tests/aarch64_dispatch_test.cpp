@@ -29,7 +29,9 @@ TEST(Aarch64Dispatch, Fp16LevelExactlyWithFp16Hardware) {
               simdax_isa_compiled(SIMDAX_ISA_NEONFP16) && hwcap_fp16() ? 1 : 0);
     for (simdax_isa x86 : {SIMDAX_ISA_AVX2, SIMDAX_ISA_AVX512, SIMDAX_ISA_AVX512FP16})
         EXPECT_EQ(simdax_isa_supported(x86), 0) << simdax_isa_name(x86);
-    if (!hwcap_fp16()) EXPECT_NE(simdax_active_isa(), SIMDAX_ISA_NEONFP16) << "FP16 kernels chosen without FP16";
+    if (!hwcap_fp16()) {
+        EXPECT_NE(simdax_active_isa(), SIMDAX_ISA_NEONFP16) << "FP16 kernels chosen without FP16";
+    }
     const char* want = std::getenv("SIMDAX_EXPECT_ISA");
     if (want && std::strcmp(want, "neon") == 0) {
         EXPECT_FALSE(hwcap_fp16()) << "SIMDAX_EXPECT_ISA=neon on a CPU with FP16";
