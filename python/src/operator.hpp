@@ -1,0 +1,42 @@
+// A created simdax operator as a Python object: the tensors it was created
+// for, and execute, which checks the arrays against them and runs with the
+// GIL released.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "tensor_spec.hpp"
+
+namespace simdax_py {
+
+class Operator {
+public:
+    // Takes ownership of op. scale/bias: the MVN tensors it was created with.
+    Operator(simdax_operator* op, TensorSpec input, TensorSpec output,
+             std::optional<TensorSpec> scale, std::optional<TensorSpec> bias);
+    Operator(const Operator&) = delete;
+    Operator& operator=(const Operator&) = delete;
+    ~Operator();
+
+    // threads <= 1: the calling thread; more: the shared built-in pool of
+    // that size (thread_pools.hpp).
+    void execute(const InputArray& input, const OutputArray& output,
+                 const std::optional<InputArray>& scale, const std::optional<InputArray>& bias,
+                 uint32_t threads) const;
+
+    std::string describe() const;
+    std::string isa() const;
+    const TensorSpec& input() const { return input_; }
+    const TensorSpec& output() const { return output_; }
+    bool has_scale() const { return scale_.has_value(); }
+    bool has_bias() const { return bias_.has_value(); }
+
+private:
+    simdax_operator* op_;
+    TensorSpec input_, output_;
+    std::optional<TensorSpec> scale_, bias_;
+};
+
+}  // namespace simdax_py
