@@ -10,9 +10,8 @@ from typing import Any, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-_NUMPY_DTYPES = {"float32": "float32", "float16": "float16", "float64": "float64",
-                 "bfloat16": "bfloat16"}  # numpy dtype name -> simdax dtype name
-_DTYPE_NAMES = tuple(_NUMPY_DTYPES.values())
+_DTYPE_NAMES = ("float32", "float16", "bfloat16", "float64")
+_known_dtypes: dict = {}  # numpy / torch dtype -> simdax name, filled on use
 
 
 def _torch():
@@ -27,6 +26,10 @@ def is_torch_tensor(x: Any) -> bool:
 
 def dtype_name(dtype: Any) -> str:
     """The simdax name of a numpy dtype, torch dtype or name; TypeError otherwise."""
+    try:
+        return _known_dtypes[dtype]
+    except (KeyError, TypeError):
+        pass
     torch = _torch()
     if torch is not None and isinstance(dtype, torch.dtype):
         name = str(dtype).replace("torch.", "")
@@ -39,16 +42,41 @@ def dtype_name(dtype: Any) -> str:
             name = str(dtype)
     if name not in _DTYPE_NAMES:
         raise TypeError(f"simdax takes float32, float16, bfloat16 and float64; got {dtype}")
+    try:
+        _known_dtypes[dtype] = name
+    except TypeError:  # unhashable: not cached
+        pass
     return name
 
 
+def layout(dtype: str, shape: Sequence[int], strides: Sequence[int]):
+    return (dtype, tuple(shape), tuple(0 if n == 1 else s for n, s in zip(shape, strides)))
+
+
 class Operand(NamedTuple):
-    """An array ready for the extension: what it is, and what to pass."""
+    """An array as the extension needs it: its layout and where element 0 is."""
     dtype: str
     shape: Tuple[int, ...]
     strides: Tuple[int, ...]  # in elements
-    passed: Any               # the object nanobind imports (no copy)
+    array: Any                # the numpy array or torch tensor itself
     is_torch: bool
+    address: int              # of element (0, ..., 0)
+    writable: bool
+
+    @property
+    def layout(self) -> Tuple[str, Tuple[int, ...], Tuple[int, ...]]:
+        """dtype, shape and strides, with 0 for the strides of size-1
+        dimensions (they reach nothing, and torch and numpy set them freely)."""
+        return layout(self.dtype, self.shape, self.strides)
+
+    def importable(self) -> Any:
+        """The array as nanobind imports it, without a copy."""
+        if self.is_torch:
+            # No autograd through simdax; DLPack refuses tensors that require grad.
+            return self.array.detach()
+        # numpy exports ml_dtypes' bfloat16 neither through DLPack nor the
+        # buffer protocol; the same bits as uint16 do (same strides, no copy).
+        return self.array.view(np.uint16) if self.dtype == "bfloat16" else self.array
 
 
 def operand(x: Any, what: str) -> Operand:
@@ -56,10 +84,8 @@ def operand(x: Any, what: str) -> Operand:
     if is_torch_tensor(x):
         if x.device.type != "cpu":
             raise TypeError(f"{what}: simdax runs on CPU tensors; this one is on {x.device}")
-        # Inference only (torch.ops.simdax says so to autograd): a tensor that
-        # requires grad cannot be exported through DLPack otherwise.
-        t = x.detach()
-        return Operand(dtype_name(t.dtype), tuple(t.shape), tuple(t.stride()), t, True)
+        return Operand(dtype_name(x.dtype), tuple(x.shape), tuple(x.stride()), x, True,
+                       x.data_ptr(), True)
     if not isinstance(x, np.ndarray):
         if hasattr(x, "__dlpack__"):
             x = np.from_dlpack(x)  # a view: CPU DLPack producers share their memory
@@ -71,10 +97,22 @@ def operand(x: Any, what: str) -> Operand:
     if any(s % size for s in x.strides):
         raise ValueError(f"{what}: byte strides {x.strides} are not whole elements of "
                          f"{size} bytes")
-    # numpy cannot export ml_dtypes' bfloat16 through DLPack or the buffer
-    # protocol; the same bits as uint16 travel fine (same strides, no copy).
-    passed = x.view(np.uint16) if name == "bfloat16" else x
-    return Operand(name, tuple(x.shape), tuple(s // size for s in x.strides), passed, False)
+    return Operand(name, tuple(x.shape), tuple(s // size for s in x.strides), x, False,
+                   x.__array_interface__["data"][0], x.flags.writeable)
+
+
+def with_rank(o: Operand, rank: int, what: str) -> Operand:
+    """o with leading size-1 dimensions up to rank, as MVN's scale and bias
+    must have the input's rank (the same memory: the new strides reach
+    nothing)."""
+    missing = rank - len(o.shape)
+    if missing < 0:
+        raise ValueError(f"{what}: rank {len(o.shape)} exceeds the input's rank {rank}")
+    if missing == 0:
+        return o
+    array = o.array[(None,) * missing]  # for the extension's checked path only
+    return o._replace(shape=(1,) * missing + o.shape, strides=(0,) * missing + o.strides,
+                      array=array)
 
 
 def numpy_dtype(name: str) -> Any:
@@ -88,15 +126,5 @@ def empty_like_operand(x: Operand, shape: Optional[Sequence[int]] = None) -> Any
     """A packed (C-order) output for x: a torch tensor for torch, else numpy."""
     shape = tuple(x.shape if shape is None else shape)
     if x.is_torch:
-        torch = _torch()
-        return torch.empty(shape, dtype=getattr(torch, x.dtype), device="cpu")
-    return np.empty(shape, dtype=numpy_dtype(x.dtype))
-
-
-def with_rank(x: Any, rank: int, what: str) -> Any:
-    """x with leading size-1 dimensions up to rank (a view), as MVN's scale
-    and bias must have the input's rank."""
-    missing = rank - len(x.shape)
-    if missing < 0:
-        raise ValueError(f"{what}: rank {len(x.shape)} exceeds the input's rank {rank}")
-    return x[(None,) * missing] if missing else x
+        return x.array.new_empty(shape)
+    return np.empty(shape, dtype=x.array.dtype)

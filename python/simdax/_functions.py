@@ -20,7 +20,7 @@ _Key = Optional[Tuple[str, Tuple[int, ...], Tuple[int, ...]]]
 
 
 def _key(o: Optional[Operand]) -> _Key:
-    return None if o is None else (o.dtype, o.shape, o.strides)
+    return None if o is None else o.layout
 
 
 def _spec(key: _Key) -> Optional[_simdax.TensorSpec]:

@@ -3,10 +3,11 @@ times. Creation validates and plans (the library's create); a call checks
 the arrays' layout and runs with the GIL released."""
 from __future__ import annotations
 
+import functools
 from typing import Any, Optional, Sequence, Tuple, Union
 
 from . import _simdax
-from ._arrays import dtype_name, operand
+from ._arrays import dtype_name, layout, operand
 from ._isa import effective_isa
 from ._run import execute, mvn_operands, normalized_axes, output_for
 
@@ -52,8 +53,16 @@ class _Operator:
         xo = operand(x, "input")
         result = output_for(xo, out)
         s, b = mvn_operands(xo, scale, bias)
-        execute(self._op, xo, operand(result, "out"), threads, s, b)
+        execute(self._op, xo, operand(result, "out"), threads, s, b, self._layouts)
         return result
+
+    @functools.cached_property
+    def _layouts(self):
+        """(input, output, scale, bias) layouts as the operands report theirs."""
+        def of(spec):
+            return None if spec is None else layout(spec.dtype, spec.shape, spec.strides)
+        return (of(self._input), of(self._output), of(getattr(self, "_scale", None)),
+                of(getattr(self, "_bias", None)))
 
 
 class _AxesOperator(_Operator):
@@ -124,9 +133,10 @@ class MeanVarianceNormalization(_Operator):
             st = None if strides_ is None else _with_rank(strides_, rank)
             return _simdax.TensorSpec(self.dtype, full, st)
 
+        self._scale = side(scale_shape, scale_strides)
+        self._bias = side(bias_shape, bias_strides)
         self._op = _simdax.make_mvn_operator(
-            self._input, self._output, list(self.axes), side(scale_shape, scale_strides),
-            side(bias_shape, bias_strides), bool(normalize_variance), float(epsilon),
+            self._input, self._output, list(self.axes), self._scale, self._bias, bool(normalize_variance), float(epsilon),
             epsilon_placement, activation, alpha, beta, gamma, effective_isa(isa))
 
     def __call__(self, x: Any, scale: Any = None, bias: Any = None, out: Any = None, *,

@@ -39,6 +39,10 @@ void bind_operator(nb::module_& m) {
              "Runs the operator with the GIL released. Each array must have the dtype, shape "
              "and element strides the operator was created for. threads > 1 splits the work "
              "over a shared built-in pool of that many threads.")
+        .def("execute_addresses", &Operator::execute_addresses, "input"_a, "output"_a,
+             "scale"_a.none() = nb::none(), "bias"_a.none() = nb::none(), "threads"_a = 1,
+             "execute on addresses of element 0, for a caller that has checked the layouts "
+             "(no check here: wrong addresses corrupt memory).")
         .def("describe", &Operator::describe, "The library's one-line plan description.")
         .def_prop_ro("isa", &Operator::isa, "The ISA the operator was planned for.")
         .def_prop_ro("has_scale", &Operator::has_scale)

@@ -43,8 +43,23 @@ void Operator::execute(const InputArray& input, const OutputArray& output,
                        const std::optional<InputArray>& bias, uint32_t threads) const {
     check_layout(input_, input, "input");
     check_layout(output_, output, "output");
-    simdax_bindings bindings{input.data(), operand_data(scale_, scale, "scale"),
-                             operand_data(bias_, bias, "bias"), output.data()};
+    run({input.data(), operand_data(scale_, scale, "scale"), operand_data(bias_, bias, "bias"),
+         output.data()},
+        threads);
+}
+
+void Operator::execute_addresses(uintptr_t input, uintptr_t output,
+                                 std::optional<uintptr_t> scale, std::optional<uintptr_t> bias,
+                                 uint32_t threads) const {
+    if (scale_.has_value() != scale.has_value() || bias_.has_value() != bias.has_value())
+        throw nb::value_error("scale/bias: pass exactly those the operator was created with");
+    run({reinterpret_cast<const void*>(input),
+         scale ? reinterpret_cast<const void*>(*scale) : nullptr,
+         bias ? reinterpret_cast<const void*>(*bias) : nullptr, reinterpret_cast<void*>(output)},
+        threads);
+}
+
+void Operator::run(const simdax_bindings& bindings, uint32_t threads) const {
     simdax_parallel parallel{};
     if (threads > 1) parallel = thread_pool(threads);
     simdax_status status;

@@ -26,6 +26,13 @@ public:
                  const std::optional<InputArray>& scale, const std::optional<InputArray>& bias,
                  uint32_t threads) const;
 
+    // As execute, on bare addresses of element (0,...,0): for callers that
+    // have checked the operands' dtype, shape and strides against the specs
+    // themselves (the package does so for torch tensors, whose DLPack
+    // export costs more than a small kernel's run).
+    void execute_addresses(uintptr_t input, uintptr_t output, std::optional<uintptr_t> scale,
+                           std::optional<uintptr_t> bias, uint32_t threads) const;
+
     std::string describe() const;
     std::string isa() const;
     const TensorSpec& input() const { return input_; }
@@ -34,6 +41,8 @@ public:
     bool has_bias() const { return bias_.has_value(); }
 
 private:
+    void run(const simdax_bindings& bindings, uint32_t threads) const;
+
     simdax_operator* op_;
     TensorSpec input_, output_;
     std::optional<TensorSpec> scale_, bias_;
