@@ -20,7 +20,7 @@ from minilm import VARIANTS, load
 from sentences import SENTENCES
 
 SEQ = 128
-BATCHES = {1: 40, 32: 6}  # batch -> timed repetitions
+BATCHES = {1: 60, 32: 8}  # batch -> timed repetitions
 REPLACED = {  # profiler op names of the replaced operators, per variant
     "eager": ("aten::layer_norm", "aten::softmax"),
     "sdpa": ("aten::layer_norm",),  # the softmax is inside SDPA's fused kernel
@@ -36,15 +36,18 @@ def features(model, batch: int) -> dict:
     return f
 
 
-def latency_ms(model, f: dict, reps: int) -> float:
-    times = []
+def latencies_ms(models: dict, inputs: dict, reps: int) -> dict:
+    """Median latency per model; the models take turns, so load from other
+    processes on the machine falls on all of them alike."""
+    times = {v: [] for v in models}
     with torch.inference_mode():
         for i in range(reps + 3):
-            start = time.perf_counter()
-            model(dict(f))
-            if i >= 3:  # the first calls warm caches and plans
-                times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+            for v, model in models.items():
+                start = time.perf_counter()
+                model(dict(inputs[v]))
+                if i >= 3:  # the first calls warm caches and plans
+                    times[v].append((time.perf_counter() - start) * 1e3)
+    return {v: statistics.median(t) for v, t in times.items()}
 
 
 def replaced_share(model, f: dict, names, reps: int = 3) -> float:
@@ -67,11 +70,11 @@ def main() -> None:
     for threads in (1, 2):
         torch.set_num_threads(threads)
         for batch, reps in batches.items():
-            row = {"threads": threads, "batch": batch}
+            inputs = {v: features(model, batch) for v, model in models.items()}
+            row = {"threads": threads, "batch": batch, **latencies_ms(models, inputs, reps)}
             for v, model in models.items():
-                f = features(model, batch)
-                row[v] = latency_ms(model, f, reps)
-                row[v + "_share"] = replaced_share(model, f, REPLACED[v], 1 if batch > 1 else 3)
+                row[v + "_share"] = replaced_share(model, inputs[v], REPLACED[v],
+                                                   1 if batch > 1 else 5)
             rows.append(row)
     info = simdax.info()
     print(f"torch {torch.__version__}, simdax {info['version']} isa={info['isa']}, "

@@ -19,6 +19,13 @@ import simdax
 
 simdax.register_torch_ops()
 
+# Threads for the simdax operators: None follows torch.get_num_threads().
+_threads = None
+
+
+def simdax_threads() -> int:
+    return torch.get_num_threads() if _threads is None else _threads
+
 
 class SimdaxLayerNorm(nn.Module):
     """torch.nn.LayerNorm over the last axis, computed by simdax MVN."""
@@ -33,7 +40,7 @@ class SimdaxLayerNorm(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.ops.simdax.mvn(x, [-1], self.weight, self.bias, epsilon=self.eps,
-                                    threads=torch.get_num_threads())
+                                    threads=simdax_threads())
 
 
 def simdax_attention(module, query, key, value, attention_mask, scaling=None, dropout=0.0,
@@ -44,7 +51,7 @@ def simdax_attention(module, query, key, value, attention_mask, scaling=None, dr
     scores = torch.matmul(query, key.transpose(2, 3)) * scaling
     if attention_mask is not None:
         scores = scores + attention_mask
-    weights = torch.ops.simdax.softmax(scores, [-1], threads=torch.get_num_threads())
+    weights = torch.ops.simdax.softmax(scores, [-1], threads=simdax_threads())
     return torch.matmul(weights, value).transpose(1, 2).contiguous(), weights
 
 
@@ -53,9 +60,12 @@ AttentionInterface.register("simdax", simdax_attention)
 AttentionMaskInterface.register("simdax", eager_mask)
 
 
-def use_simdax(model: nn.Module) -> nn.Module:
+def use_simdax(model: nn.Module, threads: int | None = None) -> nn.Module:
     """Swaps every LayerNorm for SimdaxLayerNorm and sets the transformers
-    models inside to simdax attention. Returns the model."""
+    models inside to simdax attention. threads: for the simdax operators
+    (process-wide; None: torch.get_num_threads() at each call). Returns the model."""
+    global _threads
+    _threads = threads
     for parent in list(model.modules()):
         for name, child in list(parent.named_children()):
             if isinstance(child, nn.LayerNorm):
