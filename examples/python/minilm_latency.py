@@ -8,6 +8,7 @@ softmax), from the torch profiler. Prints a markdown table.
 """
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import time
@@ -65,6 +66,7 @@ def replaced_share(model, f: dict, names, reps: int = 3) -> float:
 def main() -> None:
     quick = "--quick" in sys.argv
     batches = {1: 5, 32: 1} if quick else BATCHES
+    load_before = os.getloadavg()
     models = {v: load(v) for v in VARIANTS}
     rows = []
     for threads in (1, 2):
@@ -77,6 +79,9 @@ def main() -> None:
                                                    1 if batch > 1 else 5)
             rows.append(row)
     info = simdax.info()
+    load = os.getloadavg()
+    print(f"load average before/after: {load_before[0]:.2f} / {load[0]:.2f} "
+          f"on {os.cpu_count()} cores (other processes skew the 2-thread rows most)")
     print(f"torch {torch.__version__}, simdax {info['version']} isa={info['isa']}, "
           f"cpu {info['cpu']}, median of {batches} runs (batch: runs)\n")
     print("| threads | batch x tokens | stock eager ms | stock SDPA ms | eager + simdax ms "

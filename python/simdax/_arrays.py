@@ -62,6 +62,7 @@ class Operand(NamedTuple):
     is_torch: bool
     address: int              # of element (0, ..., 0)
     writable: bool
+    padding: int = 0          # leading size-1 dimensions added by with_rank
 
     @property
     def layout(self) -> Tuple[str, Tuple[int, ...], Tuple[int, ...]]:
@@ -71,18 +72,19 @@ class Operand(NamedTuple):
 
     def importable(self) -> Any:
         """The array as nanobind imports it, without a copy."""
+        array = self.array[(None,) * self.padding] if self.padding else self.array
         if self.is_torch:
             # No autograd through simdax; DLPack refuses tensors that require grad.
-            return self.array.detach()
+            return array.detach()
         # numpy exports ml_dtypes' bfloat16 neither through DLPack nor the
         # buffer protocol; the same bits as uint16 do (same strides, no copy).
-        return self.array.view(np.uint16) if self.dtype == "bfloat16" else self.array
+        return array.view(np.uint16) if self.dtype == "bfloat16" else array
 
 
 def operand(x: Any, what: str) -> Operand:
     """Reads a numpy array, a CPU torch tensor or any CPU DLPack object."""
     if is_torch_tensor(x):
-        if x.device.type != "cpu":
+        if not x.is_cpu:
             raise TypeError(f"{what}: simdax runs on CPU tensors; this one is on {x.device}")
         return Operand(dtype_name(x.dtype), tuple(x.shape), tuple(x.stride()), x, True,
                        x.data_ptr(), True)
@@ -110,9 +112,8 @@ def with_rank(o: Operand, rank: int, what: str) -> Operand:
         raise ValueError(f"{what}: rank {len(o.shape)} exceeds the input's rank {rank}")
     if missing == 0:
         return o
-    array = o.array[(None,) * missing]  # for the extension's checked path only
     return o._replace(shape=(1,) * missing + o.shape, strides=(0,) * missing + o.strides,
-                      array=array)
+                      padding=o.padding + missing)
 
 
 def numpy_dtype(name: str) -> Any:
