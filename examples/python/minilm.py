@@ -12,18 +12,20 @@ from sentence_transformers import SentenceTransformer  # noqa: E402
 
 from simdax_bert import use_simdax  # noqa: E402
 
-VARIANTS = ("eager", "sdpa", "simdax")
+VARIANTS = ("eager", "sdpa", "simdax", "simdax-1t")
 
 
 def load(variant: str, dtype: torch.dtype = torch.float32) -> SentenceTransformer:
-    """variant: "eager" (stock), "sdpa" (stock, PyTorch's fused attention) or
-    "simdax" (eager with simdax LayerNorm and attention softmax)."""
+    """variant: "eager" (stock), "sdpa" (stock, PyTorch's fused attention),
+    "simdax" (eager with simdax LayerNorm and attention softmax, on as many
+    threads as torch) or "simdax-1t" (the same, simdax operators on the
+    calling thread only)."""
     attn = "sdpa" if variant == "sdpa" else "eager"
     model = SentenceTransformer(str(get_model_path()), device="cpu",
                                 model_kwargs={"attn_implementation": attn})
     model = model.to(dtype).eval()
-    if variant == "simdax":
-        use_simdax(model)
+    if variant.startswith("simdax"):
+        use_simdax(model, threads=1 if variant == "simdax-1t" else None)
     return model
 
 

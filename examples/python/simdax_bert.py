@@ -19,12 +19,12 @@ import simdax
 
 simdax.register_torch_ops()
 
-# Threads for the simdax operators: None follows torch.get_num_threads().
-_threads = None
 
 
-def simdax_threads() -> int:
-    return torch.get_num_threads() if _threads is None else _threads
+def simdax_threads(module: nn.Module) -> int:
+    """The threads use_simdax gave the model; None follows torch.get_num_threads()."""
+    threads = getattr(module, "simdax_threads", None)
+    return torch.get_num_threads() if threads is None else threads
 
 
 class SimdaxLayerNorm(nn.Module):
@@ -37,10 +37,11 @@ class SimdaxLayerNorm(nn.Module):
         self.weight = layer_norm.weight
         self.bias = layer_norm.bias
         self.eps = layer_norm.eps
+        self.simdax_threads: int | None = None
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.ops.simdax.mvn(x, [-1], self.weight, self.bias, epsilon=self.eps,
-                                    threads=simdax_threads())
+                                    threads=simdax_threads(self))
 
 
 def simdax_attention(module, query, key, value, attention_mask, scaling=None, dropout=0.0,
@@ -51,7 +52,7 @@ def simdax_attention(module, query, key, value, attention_mask, scaling=None, dr
     scores = torch.matmul(query, key.transpose(2, 3)) * scaling
     if attention_mask is not None:
         scores = scores + attention_mask
-    weights = torch.ops.simdax.softmax(scores, [-1], threads=simdax_threads())
+    weights = torch.ops.simdax.softmax(scores, [-1], threads=simdax_threads(module))
     return torch.matmul(weights, value).transpose(1, 2).contiguous(), weights
 
 
@@ -63,9 +64,7 @@ AttentionMaskInterface.register("simdax", eager_mask)
 def use_simdax(model: nn.Module, threads: int | None = None) -> nn.Module:
     """Swaps every LayerNorm for SimdaxLayerNorm and sets the transformers
     models inside to simdax attention. threads: for the simdax operators
-    (process-wide; None: torch.get_num_threads() at each call). Returns the model."""
-    global _threads
-    _threads = threads
+    (None: torch.get_num_threads() at each call). Returns the model."""
     for parent in list(model.modules()):
         for name, child in list(parent.named_children()):
             if isinstance(child, nn.LayerNorm):
@@ -73,4 +72,6 @@ def use_simdax(model: nn.Module, threads: int | None = None) -> nn.Module:
     for module in model.modules():
         if hasattr(module, "set_attn_implementation") and hasattr(module, "config"):
             module.set_attn_implementation("simdax")
+    for module in model.modules():  # read by SimdaxLayerNorm and simdax_attention
+        module.simdax_threads = threads
     return model
