@@ -116,13 +116,6 @@ def with_rank(o: Operand, rank: int, what: str) -> Operand:
                       padding=o.padding + missing)
 
 
-def numpy_dtype(name: str) -> Any:
-    if name == "bfloat16":
-        import ml_dtypes  # only bfloat16 needs it
-        return ml_dtypes.bfloat16
-    return np.dtype(name)
-
-
 def empty_like_operand(x: Operand, shape: Optional[Sequence[int]] = None) -> Any:
     """A packed (C-order) output for x: a torch tensor for torch, else numpy."""
     shape = tuple(x.shape if shape is None else shape)

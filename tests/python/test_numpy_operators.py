@@ -4,7 +4,7 @@ import pytest
 
 import simdax
 import reference as ref
-from conftest import DTYPES, assert_close, make
+from conftest import assert_close, make
 
 AXES_CASES = [((6, 37), (1,)), ((6, 37), (0,)), ((3, 4, 5), (0, 2)), ((2, 3, 4, 5), (1, 2, 3)),
               ((5,), (0,))]
