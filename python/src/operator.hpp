@@ -35,8 +35,6 @@ public:
 
     std::string describe() const;
     std::string isa() const;
-    const TensorSpec& input() const { return input_; }
-    const TensorSpec& output() const { return output_; }
     bool has_scale() const { return scale_.has_value(); }
     bool has_bias() const { return bias_.has_value(); }
 
