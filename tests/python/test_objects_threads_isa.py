@@ -32,7 +32,7 @@ def test_objects_match_functions():
                  ref.activation("hard_sigmoid", x, 0.25, 0.5), "float32")
     assert_close(simdax.Activation(x.shape, "float32", "elu", alpha=0.5)(x),
                  ref.activation("elu", x, 0.5), "float32", 8)
-    assert "op=MeanVarianceNormalization" in op.describe() or "op=Mean" in op.describe()
+    assert op.describe().startswith("op=MeanVarianceNormalization")
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
