@@ -7,7 +7,9 @@
 #  3. the suite built with AddressSanitizer + UndefinedBehaviorSanitizer;
 #  4. the concurrency tests built with ThreadSanitizer, and the libFuzzer
 #     target for SIMDAX_FUZZ_TIME seconds (default 120; tools/scripts/fuzz.sh);
-#  5. the aarch64 cross build (cmake/aarch64-linux-gnu.cmake) under
+#  5. the Python package: wheel built in build/pyenv, pytest over
+#     tests/python (tools/scripts/test_python.sh);
+#  6. the aarch64 cross build (cmake/aarch64-linux-gnu.cmake) under
 #     qemu-aarch64: an FP16 CPU (max) must get neonfp16, an ARMv8.0 one
 #     (cortex-a53) neon, and the suite passes on both.
 # Usage: tools/scripts/test.sh [--quick]   (--quick: step 1, label quick only)
@@ -69,6 +71,8 @@ bash "$root/tools/scripts/fuzz.sh" "${SIMDAX_FUZZ_TIME:-120}" | tee "$root/build
 "${FUZZ_BUILD:-$root/build-fuzz}/fuzz_operator" "$root"/tests/fuzz/corpus/* >"$root/build/fuzz_seeds.log" 2>&1 ||
   { tail -30 "$root/build/fuzz_seeds.log"; echo "fuzz: a seed failed"; exit 1; }
 echo "fuzz: all $(ls "$root/tests/fuzz/corpus" | wc -l) seeds pass"
+stage "python"
+bash "$root/tools/scripts/test_python.sh"
 # The installed package, consumed the three ways a project would.
 stage "installed package"
 JOBS=$jobs bash "$root/tools/scripts/check_install.sh" --build-dir "$root/build" --subdirectory

@@ -1,0 +1,88 @@
+"""torch.ops.simdax.*: every simdax operator as a PyTorch custom operator on
+CPU tensors, with a fake kernel each so torch.compile traces through them,
+and an autograd rule that says plainly there is no gradient.
+
+Imported by simdax.register_torch_ops(), never by `import simdax`: torch
+stays optional. Each op returns a new packed tensor of the input's dtype.
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+import torch
+
+from . import _functions
+
+
+def _no_gradient(name: str):
+    def backward(ctx, *grads):
+        raise RuntimeError(
+            f"torch.ops.simdax.{name} has no gradient: simdax kernels are for inference. "
+            "Run it under torch.no_grad() / torch.inference_mode(), or use the torch "
+            "operator when training.")
+    return backward
+
+
+def _setup_nothing(ctx, inputs, output) -> None:
+    pass
+
+
+def _finish(op, name: str) -> None:
+    op.register_fake(lambda x, *args, **kwargs: x.new_empty(x.shape))
+    op.register_autograd(_no_gradient(name), setup_context=_setup_nothing)
+
+
+@torch.library.custom_op("simdax::log_softmax", mutates_args=(), device_types="cpu")
+def log_softmax(x: torch.Tensor, axes: List[int], threads: int = 1) -> torch.Tensor:
+    """simdax.log_softmax over axes."""
+    return _functions.log_softmax(x, axes, threads=threads)
+
+
+@torch.library.custom_op("simdax::softmax", mutates_args=(), device_types="cpu")
+def softmax(x: torch.Tensor, axes: List[int], threads: int = 1) -> torch.Tensor:
+    """simdax.softmax over axes."""
+    return _functions.softmax(x, axes, threads=threads)
+
+
+@torch.library.custom_op("simdax::hardmax", mutates_args=(), device_types="cpu")
+def hardmax(x: torch.Tensor, axes: List[int], threads: int = 1) -> torch.Tensor:
+    """simdax.hardmax over axes."""
+    return _functions.hardmax(x, axes, threads=threads)
+
+
+@torch.library.custom_op("simdax::mvn", mutates_args=(), device_types="cpu")
+def mvn(x: torch.Tensor, axes: List[int], scale: Optional[torch.Tensor] = None,
+        bias: Optional[torch.Tensor] = None, normalize_variance: bool = True,
+        epsilon: float = 1e-5, epsilon_placement: str = "directml",
+        activation: Optional[str] = None, alpha: Optional[float] = None,
+        beta: Optional[float] = None, gamma: Optional[float] = None,
+        threads: int = 1) -> torch.Tensor:
+    """simdax.mvn; LayerNorm(x) is mvn(x, [-1], weight, bias, epsilon=eps)."""
+    return _functions.mvn(x, axes, scale, bias, normalize_variance=normalize_variance,
+                          epsilon=epsilon, epsilon_placement=epsilon_placement,
+                          activation=activation, alpha=alpha, beta=beta, gamma=gamma,
+                          threads=threads)
+
+
+@torch.library.custom_op("simdax::hard_sigmoid", mutates_args=(), device_types="cpu")
+def hard_sigmoid(x: torch.Tensor, alpha: float = 0.2, beta: float = 0.5,
+                 threads: int = 1) -> torch.Tensor:
+    """simdax.hard_sigmoid."""
+    return _functions.hard_sigmoid(x, alpha, beta, threads=threads)
+
+
+@torch.library.custom_op("simdax::activation", mutates_args=(), device_types="cpu")
+def activation(x: torch.Tensor, name: str, alpha: Optional[float] = None,
+               beta: Optional[float] = None, gamma: Optional[float] = None,
+               threads: int = 1) -> torch.Tensor:
+    """simdax.activation: the element-wise activation `name` (simdax.ACTIVATIONS)."""
+    return _functions.activation(x, name, alpha, beta, gamma, threads=threads)
+
+
+for _op, _name in ((log_softmax, "log_softmax"), (softmax, "softmax"), (hardmax, "hardmax"),
+                   (mvn, "mvn"), (hard_sigmoid, "hard_sigmoid"), (activation, "activation")):
+    _finish(_op, _name)
+
+
+def register() -> None:
+    """The decorators above registered everything when this module was imported."""
