@@ -25,7 +25,7 @@ import ml_dtypes
 import numpy as np
 
 from peers_common import (ALPHA, BETA, EPSILON, ResultWriter, load_workloads, out_name,
-                          read_tensor, time_call)
+                          pop_only, read_tensor, time_call)
 
 NP = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16}
 
@@ -77,11 +77,7 @@ def candidates(w, scale, bias):
 
 def main():
     argv = sys.argv[1:]
-    only = None
-    if "--only" in argv:
-        i = argv.index("--only")
-        only = set(argv[i + 1].split(","))
-        del argv[i:i + 2]
+    only = pop_only(argv)
     data_dir, out_dir, threads = argv[0], argv[1], int(argv[2])
     os.makedirs(os.path.join(out_dir, "jax"), exist_ok=True)
     # One process per thread count: each appends.

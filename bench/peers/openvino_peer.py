@@ -30,7 +30,7 @@ import numpy as np
 import openvino as ov
 
 from peers_common import (ALPHA, BETA, EPSILON, ResultWriter, load_workloads, out_name,
-                          read_tensor, time_call_batches, own_time)
+                          pop_only, read_tensor, time_call_batches, own_time)
 
 # The newest opset module that has every op used here (opset17's module
 # holds only what opset17 added).
@@ -144,11 +144,7 @@ def own_ns(req):
 
 def main():
     argv = sys.argv[1:]
-    only = None
-    if "--only" in argv:
-        i = argv.index("--only")
-        only = set(argv[i + 1].split(","))
-        del argv[i:i + 2]
+    only = pop_only(argv)
     data_dir, out_dir = argv[:2]
     threads_list = [int(t) for t in argv[2:]] or [1]
     os.makedirs(os.path.join(out_dir, "openvino"), exist_ok=True)

@@ -27,7 +27,7 @@ import numpy as np
 import onnxruntime as ort
 
 from peers_common import (ResultWriter, load_workloads, out_name, read_tensor,
-                          time_call_batches, own_time)
+                          pop_only, time_call_batches, own_time)
 
 BFLOAT16 = 16  # onnx.TensorProto.BFLOAT16
 # The profiler's durations are whole microseconds, truncated: +0.5 µs per run
@@ -110,11 +110,7 @@ def call_ns(model, threads, x, pre):
 
 def main():
     argv = sys.argv[1:]
-    only = None
-    if "--only" in argv:
-        i = argv.index("--only")
-        only = set(argv[i + 1].split(","))
-        del argv[i:i + 2]
+    only = pop_only(argv)
     data_dir, model_dir, out_dir = argv[:3]
     threads_list = [int(t) for t in argv[3:]] or [1]
     with open(os.path.join(model_dir, "manifest.json")) as f:

@@ -177,3 +177,13 @@ class ResultWriter:
 
     def close(self):
         self.f.close()
+
+
+def pop_only(argv):
+    """Removes `--only ID,ID,...` from argv; returns the set of ids, or None."""
+    if "--only" not in argv:
+        return None
+    i = argv.index("--only")
+    only = set(argv[i + 1].split(","))
+    del argv[i:i + 2]
+    return only

@@ -27,7 +27,7 @@ import torch
 import torch.nn.functional as F
 
 from peers_common import (ALPHA, BETA, EPSILON, ResultWriter, load_workloads, out_name,
-                          read_tensor, time_call)
+                          pop_only, read_tensor, time_call)
 
 TORCH_DT = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 
@@ -208,11 +208,7 @@ def compiled_candidates(w, x, scale, bias):
 
 def main():
     argv = sys.argv[1:]
-    only = None
-    if "--only" in argv:
-        i = argv.index("--only")
-        only = set(argv[i + 1].split(","))
-        del argv[i:i + 2]
+    only = pop_only(argv)
     data_dir, out_dir = argv[0], argv[1]
     threads_list = [int(t) for t in argv[2:]] or [1]
     os.makedirs(os.path.join(out_dir, "torch"), exist_ok=True)
