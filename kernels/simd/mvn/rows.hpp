@@ -72,22 +72,16 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
     };
     if (out.act.type == SIMDAX_ACTIVATION_IDENTITY) {
         // store_run spelled out: the main loop keeps everything in registers.
-        const StreamSpan span = out.stream ? stream_span(yr, n) : StreamSpan{};
-        const bool stream = span.end > span.begin;
+        constexpr size_t W = V::N * sizeof(T);
+        const uintptr_t ya = reinterpret_cast<uintptr_t>(yr);
+        const bool stream = out.stream && ya % sizeof(T) == 0;
         const auto yo = result_ptr(yr);
         size_t i = 0;
-        if (stream) {
-            store_plain(yo, 0, span.begin, val);
-            i = span.begin;
-        } else {
-            constexpr size_t W = V::N * sizeof(T);
-            const uintptr_t ya = reinterpret_cast<uintptr_t>(yr);
-            if (ya % W != 0 && n >= 4 * V::N && ya % sizeof(T) == 0) {
-                i = (W - ya % W) / sizeof(T);
-                V::storen(yo, val(size_t(0), i), i);
-            }
+        if (ya % W != 0 && (stream || n >= 4 * V::N) && ya % sizeof(T) == 0) {
+            i = (W - ya % W) / sizeof(T);
+            if (i > n) i = n;
+            V::storen(yo, val(size_t(0), i), i);
         }
-        const size_t e = stream ? span.end : n;  // the loops below stream up to e
         const auto full = [&](size_t j) {
             if (nx) __builtin_prefetch(nx + j, 0, 3);
             R t = V::fma(dev(V::load(xr + j)), va, vb);
@@ -98,22 +92,21 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
         // carried pass A steps once per four vectors written.
         if (pa) {
             PassASteps<T> p = pa->copied();
-            for (; i + 4 * V::N <= e; i += 4 * V::N) {
+            for (; i + 4 * V::N <= n; i += 4 * V::N) {
                 p.step();
                 store_pair<V>(yo + i, full(i), full(i + V::N), stream);
                 store_pair<V>(yo + i + 2 * V::N, full(i + 2 * V::N), full(i + 3 * V::N), stream);
             }
             pa->put_back(p);
         }
-        for (; i + 2 * V::N <= e; i += 2 * V::N) {
+        for (; i + 2 * V::N <= n; i += 2 * V::N) {
             const R t0 = full(i), t1 = full(i + V::N);
             store_pair<V>(yo + i, t0, t1, stream);
         }
-        for (; i + V::N <= e; i += V::N) {
+        for (; i + V::N <= n; i += V::N) {
             if (stream) V::stream(yo + i, full(i));
             else V::store(yo + i, full(i));
         }
-        for (; i + V::N <= n; i += V::N) V::store(yo + i, full(i));
         if (i < n) V::storen(yo + i, val(i, n - i), n - i);
         return;
     }
