@@ -5,6 +5,8 @@
 // writes, each a read-modify-write in memory. With 32-byte vectors on rows
 // whose ends are not line-aligned that is most lines (AVX2 LogSoftmax
 // [6144,128] ran ~10x slower with its output at +48 bytes on Zen 3).
+// Used by the softmax family's rows writers (store_run, the LogSoftmax
+// pipeline); MVN's row output and map() keep their own loops.
 #pragma once
 
 #include <cstddef>
@@ -18,8 +20,8 @@ constexpr size_t kLineBytes = 64;
 // streamed at all: beside so few streamed lines, the ordinary (on AVX-512
 // masked) stores of its partial lines cost more than the reads for
 // ownership that streaming saves (AVX-512 LogSoftmax [12288,128] with its
-// output at +16 bytes: 2.7x the time at +0 when streamed, 1.1x when not),
-// while float16 MVN rows of 1.5 KiB still gain by streaming.
+// output at +16 bytes: 2.7x the time at +0 when streamed, 1.1x when not).
+// Where between 512 B and 2 KiB the balance turns was not measured apart.
 constexpr size_t kPartialStreamMinBytes = 1024;
 
 // Elements [begin, end) of the n elements of type T at y that fill whole
