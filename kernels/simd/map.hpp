@@ -37,9 +37,10 @@ inline void store_plain(T* y, size_t i, size_t n, F val) {
     if (i < n) V::storen(y + i, val(i, n - i), n - i);
 }
 
-// y[i, e) = val(j, count) for less than a cache line, out of line: inlined
-// beside a streaming loop, this edge work cost the loop registers (bfloat16
-// MVN rows 1.24-1.45x). Callers skip it for an empty range.
+// y[i, e) = val(j, count) for less than a cache line, out of line: it runs
+// at most twice a row, and edge code inlined beside a streaming loop has
+// cost that loop its registers (tried in MVN's row output: 1.24-1.74x).
+// Callers skip it for an empty range.
 template <class T, class F>
 SIMDAX_NOINLINE void store_part_line(T* y, size_t i, size_t e, F val) {
     using V = Vec<T>;
