@@ -8,7 +8,6 @@
 #include "active_isa.hpp"
 #include "bindings_check.hpp"
 #include "error.hpp"
-#include "executor.hpp"
 #include "log_callback.hpp"
 #include "problem.hpp"
 #include "tables.hpp"
@@ -27,7 +26,7 @@ namespace {
 __attribute__((noinline)) void execute_logged(const simdax_operator* op, const Buffers& buffers,
                                               const simdax_parallel* par) {
     const auto t0 = std::chrono::steady_clock::now();
-    execute_plan(op->plan, buffers, par);
+    op->plan.def->execute(op->plan, buffers, par);
     const auto ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
     char line[sizeof op->description + 64];  // on the stack: execute never allocates
@@ -45,10 +44,12 @@ simdax_status execute(const simdax_operator* op, const simdax_bindings* b,
         return fail(SIMDAX_ERROR_NULL_POINTER, "parallel.parallel_for: is NULL");
     if (par && par->thread_count == 0)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "parallel.thread_count: 0 must be >= 1");
-    const Buffers buffers{static_cast<const char*>(b->input), static_cast<char*>(b->output),
-                          static_cast<const char*>(b->scale), static_cast<const char*>(b->bias)};
+    // Inputs are only read (Buffers: outputs alone are written through).
+    const Buffers buffers{{const_cast<char*>(static_cast<const char*>(b->input)), static_cast<char*>(b->output),
+                           const_cast<char*>(static_cast<const char*>(b->scale)),
+                           const_cast<char*>(static_cast<const char*>(b->bias))}};
     if (verbose_level() >= 2 && log_enabled()) execute_logged(op, buffers, par);
-    else execute_plan(op->plan, buffers, par);
+    else op->plan.def->execute(op->plan, buffers, par);
     return ok();
 }
 

@@ -2,28 +2,28 @@
 // chunk kernels can take: in place for the rows form, through stack tiles
 // (gather, compute, scatter) for the general form. Any sub-range [p0, p1) of
 // the group's positions can be visited, so a group can be split into parts.
+// Operands beyond input and output (Extra: a bit per Operand) are carried
+// only when the operator reads them.
 #pragma once
 
 #include <algorithm>
 #include <cstring>
 
-#include "executor.hpp"
 #include "odometer.hpp"
 
 namespace simdax {
 
 struct Piece {
-    const char* x;
-    char* y;
-    const char* scale;
-    ptrdiff_t scale_stride;
-    const char* bias;
-    ptrdiff_t bias_stride;
+    char* at[kOperands];          // each operand's first element of the piece
+    ptrdiff_t stride[kOperands];  // its step along the piece (0: broadcast)
     size_t n;
     int64_t pos;  // position of the first element within the group
 };
 
+constexpr bool is_extra(unsigned extra, int o) { return o >= 2 && (extra >> o) & 1u; }
+
 // Rows form: runs of p.run contiguous elements, one per segment index.
+template <unsigned Extra>
 class RowPieces {
 public:
     RowPieces(const Plan& p, const Buffers& b, const int64_t* off) : p_(p), b_(b), off_(off) {}
@@ -36,15 +36,10 @@ public:
         while (p0 < p1) {
             const int64_t n = std::min(run - i, p1 - p0);
             Piece pc{};
-            pc.x = b_.x + (off_[kX] + w.off[kX] + i) * e;
-            pc.y = b_.y + (off_[kY] + w.off[kY] + i) * e;
-            if (p_.has_operand[kScale]) {
-                pc.scale = b_.scale + (off_[kScale] + w.off[kScale] + i * p_.run_stride[kScale]) * e;
-                pc.scale_stride = p_.run_stride[kScale];
-            }
-            if (p_.has_operand[kBias]) {
-                pc.bias = b_.bias + (off_[kBias] + w.off[kBias] + i * p_.run_stride[kBias]) * e;
-                pc.bias_stride = p_.run_stride[kBias];
+            for (int o = 0; o < kOperands; ++o) {
+                if (o >= 2 && !(is_extra(Extra, o) && p_.has_operand[o])) continue;
+                pc.at[o] = b_.at[o] + (off_[o] + w.off[o] + i * p_.run_stride[o]) * e;
+                pc.stride[o] = p_.run_stride[o];
             }
             pc.n = size_t(n);
             pc.pos = p0;
@@ -65,7 +60,7 @@ private:
 // stack tiles (gather, compute, scatter). Stretches that are contiguous along
 // the innermost dim move with memcpy. A range that fits one tile stays
 // loaded between the reduce and the output pass (one gather, not two).
-template <size_t E>
+template <size_t E, unsigned Extra>
 class TiledPieces {
 public:
     static constexpr size_t kTile = 16384 / E;  // 16 KiB per buffer
@@ -81,23 +76,23 @@ public:
             if (loaded_p0_ == p0 && loaded_n_ == n) {
                 skip(&w, n);
             } else {
-                move(const_cast<char*>(b_.x), kX, &w, n, xt_, false);
+                move(kX, &w, n, false);
                 loaded_p0_ = p0;
                 loaded_n_ = n;
             }
-            Piece pc{xt_, yt_, nullptr, 1, nullptr, 1, n, p0};
-            if (p_.has_operand[kScale]) {
-                Odometer ws = start;
-                move(const_cast<char*>(b_.scale), kScale, &ws, n, st_, false);
-                pc.scale = st_;
-            }
-            if (p_.has_operand[kBias]) {
-                Odometer wb = start;
-                move(const_cast<char*>(b_.bias), kBias, &wb, n, bt_, false);
-                pc.bias = bt_;
+            Piece pc{};
+            pc.n = n;
+            pc.pos = p0;
+            for (int o = 0; o < kOperands; ++o) {
+                if (o >= 2 && !(is_extra(Extra, o) && p_.has_operand[o])) continue;
+                pc.at[o] = tile_[o];
+                pc.stride[o] = 1;
+                if (o < 2) continue;
+                Odometer wo = start;
+                move(o, &wo, n, false);
             }
             f(pc);
-            if (store) move(b_.y, kY, &start, n, yt_, true);
+            if (store) move(kY, &start, n, true);
             p0 += int64_t(n);
         }
     }
@@ -111,10 +106,11 @@ private:
         }
     }
 
-    // Copies n elements of operand o between memory and tile (to memory
+    // Copies n elements of operand o between memory and its tile (to memory
     // when scatter), advancing the walk.
-    void move(char* base, int o, Odometer* w, size_t n, char* tile, bool scatter) const {
-        base += off_[o] * int64_t(E);
+    void move(int o, Odometer* w, size_t n, bool scatter) {
+        char* base = b_.at[o] + off_[o] * int64_t(E);
+        char* tile = tile_[o];
         const int last = p_.inner.n - 1;
         const int64_t step = last >= 0 ? p_.inner.stride[o][last] : 1;
         for (size_t i = 0; i < n;) {
@@ -139,10 +135,7 @@ private:
     const int64_t* off_;
     int64_t loaded_p0_ = -1;
     size_t loaded_n_ = 0;
-    alignas(64) char xt_[kTile * E];
-    alignas(64) char yt_[kTile * E];
-    alignas(64) char st_[kTile * E];
-    alignas(64) char bt_[kTile * E];
+    alignas(64) char tile_[kOperands][kTile * E];
 };
 
 }  // namespace simdax

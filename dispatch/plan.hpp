@@ -9,7 +9,7 @@
 
 namespace simdax {
 
-enum class OpKind { log_softmax, softmax, hardmax, mvn, elementwise };
+struct OperatorDef;  // operator_def.hpp
 
 // The loop form the planner chose (see planner.cpp).
 enum class Form {
@@ -20,7 +20,15 @@ enum class Form {
     general,  // anything else: groups walked by an odometer through stack tiles
 };
 
+// Operands by index, in the order of the public simdax_operand: a new
+// operand is one value here and one there.
 enum Operand { kX = 0, kY = 1, kScale = 2, kBias = 3, kOperands = 4 };
+
+// Each operand's element (0, ..., 0) for one execution. Only outputs are
+// written through.
+struct Buffers {
+    char* at[kOperands];
+};
 
 // A set of dimensions, outermost first, with each operand's strides (elements).
 struct Dims {
@@ -37,7 +45,7 @@ using RowsFn = void (*)(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t
 
 struct Plan {
     simdax_operator_type type;
-    OpKind op;
+    const OperatorDef* def;
     DType dtype;
     size_t esize;
     simdax_isa isa;
@@ -55,7 +63,7 @@ struct Plan {
     int64_t group_size;
     int64_t total;  // elements in the tensor
 
-    // How execute cuts the work (executor.cpp); a function of the shape only.
+    // How execute cuts the work (run_plan.hpp); a function of the shape only.
     int64_t lane_block;    // cols: lanes per unit
     int64_t parts;         // rows/general: parts per group (element-wise: per run)
     int64_t part_len;      // elements per part (the last may be shorter)
@@ -75,14 +83,13 @@ struct Plan {
     int64_t lattice_with_y[kOperands];
     bool in_place_op;      // the operator may write its input's buffer
     bool same_xy_strides;  // ... and the output view is the input's (in place needs it)
-    // Rows form with whole groups, each one run: fused rows kernels take
-    // many groups per call (MVN: k.mvn_rows; the others: rows_kernel).
+    // Rows form with whole groups, each one run: the operator's rows pass
+    // takes many groups per call.
     bool fused_rows;
-    RowsFn rows_kernel;
     // LogSoftmax/Softmax rows form whose groups lie side by side: one
     // segment dim, short runs, and the innermost outer dim steps one run, so
     // a segment row holds the runs of consecutive groups. Blocks of groups
-    // are walked as cols lanes (executor.cpp, run_lane_groups).
+    // are walked as cols lanes (run_plan.hpp, run_lane_groups).
     bool lane_groups;
     // Groups along at most one outer dim: on the calling thread the whole
     // tensor is one rows_kernel call with these (nullptr: the scheduler).

@@ -76,7 +76,7 @@ void set_overlap_facts(const Problem& p, size_t esize, Plan* plan) {
 
 void choose_form(const Problem& p, Plan* plan) {
     plan->type = p.type;
-    plan->op = p.op;
+    plan->def = p.def;
     plan->dtype = p.dtype;
     plan->esize = p.dtype == DType::f32 ? 4 : p.dtype == DType::f64 ? 8 : 2;
     plan->act = p.act;
@@ -112,7 +112,7 @@ void choose_form(const Problem& p, Plan* plan) {
     }
     std::reverse(dims, dims + n);  // outermost first from here on
 
-    const bool reduction = p.op != OpKind::elementwise;
+    const bool reduction = p.def->reduces;
     int nred = 0;
     for (int i = 0; i < n; ++i) nred += dims[i].reduced;
     if (reduction && nred == 0) {
@@ -131,6 +131,7 @@ void choose_form(const Problem& p, Plan* plan) {
         for (int i = 0; i + 1 < n; ++i) push(&plan->outer, dims[i]);
         push(&plan->inner, last);
         plan->run = last.size;
+        for (int o = 0; o < kOperands; ++o) plan->run_stride[o] = last.stride[o];
         plan->form = (unit(last, kX) && unit(last, kY)) ? Form::rows : Form::general;
         return;
     }
@@ -163,7 +164,7 @@ void split_work(Plan* plan) {
     if (plan->form == Form::cols &&
         kernels::cols_by_rows(plan->inner.stride[kX][0], plan->inner.stride[kY][0], plan->esize))
         plan->lane_block = std::max<int64_t>(plan->lane_block, int64_t(kernels::kByRowsBytes / plan->esize));
-    const int64_t size = plan->op == OpKind::elementwise ? plan->run : plan->group_size;
+    const int64_t size = plan->def->reduces ? plan->group_size : plan->run;
     plan->parts = 1;
     plan->part_len = size;
     if (plan->form != Form::cols && size > kPartLen) {
@@ -171,17 +172,7 @@ void split_work(Plan* plan) {
         plan->part_len = (size + plan->parts - 1) / plan->parts;
         plan->parts = (size + plan->part_len - 1) / plan->part_len;
     }
-    plan->parallel_min = plan->op == OpKind::elementwise ? (int64_t(1) << 17) : (int64_t(1) << 15);
-}
-
-// The fused rows kernel of the plan's operator (MVN's takes more arguments).
-RowsFn rows_kernel(const Plan& p) {
-    switch (p.op) {
-        case OpKind::log_softmax: return p.k.log_softmax_rows;
-        case OpKind::softmax: return p.k.softmax_rows;
-        case OpKind::hardmax: return p.k.hardmax_rows;
-        default: return nullptr;
-    }
+    plan->parallel_min = plan->def->parallel_min;
 }
 
 // When groups side by side are worth walking as lanes (plan.hpp,
@@ -194,7 +185,7 @@ static_assert(kLaneGroupRun <= int64_t(kernels::kMaxLaneRun));
 
 bool groups_side_by_side(const Plan& p) {
     if (p.form != Form::rows || p.parts != 1 || p.segments.n != 1 || p.outer.n == 0) return false;
-    if (p.op != OpKind::log_softmax && p.op != OpKind::softmax) return false;
+    if (!p.def->lane_groups) return false;
     const int last = p.outer.n - 1;
     if (p.outer.stride[kX][last] != p.run || p.outer.stride[kY][last] != p.run) return false;
     return p.run < kLaneGroupRun && (p.run <= 16 || p.run <= p.segments.size[0]);
@@ -202,11 +193,11 @@ bool groups_side_by_side(const Plan& p) {
 
 void choose_kernels(Plan* plan) {
     plan->lane_groups = groups_side_by_side(*plan);
-    plan->fused_rows = plan->form == Form::rows && plan->op != OpKind::elementwise &&
+    plan->fused_rows = plan->form == Form::rows && plan->def->reduces &&
                        plan->parts == 1 && plan->segments.n == 0;
-    plan->rows_kernel = rows_kernel(*plan);
-    if (!plan->fused_rows || !plan->rows_kernel || plan->outer.n > 1) return;
-    plan->whole = plan->rows_kernel;
+    const RowsFn rows = plan->def->rows_kernel ? plan->def->rows_kernel(plan->k) : nullptr;
+    if (!plan->fused_rows || !rows || plan->outer.n > 1) return;
+    plan->whole = rows;
     plan->whole_rows = count(plan->outer);
     plan->whole_xrs = plan->outer.n ? plan->outer.stride[kX][0] : 0;
     plan->whole_yrs = plan->outer.n ? plan->outer.stride[kY][0] : 0;

@@ -2,13 +2,13 @@
 // a reduce flag per dimension, parameters checked.
 #pragma once
 
-#include "plan.hpp"
+#include "operator_def.hpp"
 
 namespace simdax {
 
 struct Problem {
     simdax_operator_type type;
-    OpKind op;
+    const OperatorDef* def;
     DType dtype;
     uint32_t rank;
     int64_t sizes[SIMDAX_MAX_RANK];

@@ -1,13 +1,13 @@
 #include "verbose.hpp"
 
 #include <atomic>
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
 
 #include "activation_fields.hpp"
 #include "dtype_name.hpp"
+#include "text_line.hpp"
 
 namespace simdax {
 namespace {
@@ -20,34 +20,6 @@ int level_from_env() {
     const long n = std::strtol(v, &end, 10);
     if (*end != '\0') return 0;
     return n > 2 ? 2 : int(n);
-}
-
-// Appends to a fixed buffer; output past its end is dropped.
-struct Line {
-    char* out;
-    size_t size;
-    size_t len = 0;
-    __attribute__((format(printf, 2, 3))) void add(const char* fmt, ...) {
-        if (len + 1 >= size) return;
-        va_list ap;
-        va_start(ap, fmt);
-        const int n = std::vsnprintf(out + len, size - len, fmt, ap);
-        va_end(ap);
-        if (n > 0) len = len + size_t(n) < size ? len + size_t(n) : size - 1;
-    }
-};
-
-const char* op_name(simdax_operator_type t) {
-    switch (t) {
-        case SIMDAX_OPERATOR_LOG_SOFTMAX: return "LogSoftmax";
-        case SIMDAX_OPERATOR_SOFTMAX: return "Softmax";
-        case SIMDAX_OPERATOR_HARDMAX: return "Hardmax";
-        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION: return "MeanVarianceNormalization";
-        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX: return "MeanVarianceNormalizationEx";
-        case SIMDAX_OPERATOR_HARD_SIGMOID: return "HardSigmoid";
-        case SIMDAX_OPERATOR_ACTIVATION: return "Activation";
-    }
-    return "unknown";
 }
 
 simdax_dtype public_dtype(DType d) {
@@ -70,17 +42,9 @@ const char* form_name(Form f) {
     return "unknown";
 }
 
-void add_list(Line* l, const char* key, const int64_t* v, uint32_t n, char sep) {
-    l->add(" %s=", key);
-    for (uint32_t i = 0; i < n; ++i) {
-        if (i) l->add("%c", sep);
-        l->add("%lld", (long long)v[i]);
-    }
-}
-
 // Strides of operand o, unless packed row-major (scale/bias: unless packed
 // where not broadcast).
-void add_strides(Line* l, const Problem& p, int o, const char* key) {
+void add_strides(TextLine* l, const Problem& p, int o, const char* key) {
     int64_t packed = 1;
     bool is_packed = true;
     for (int d = int(p.rank) - 1; d >= 0; --d) {
@@ -92,15 +56,23 @@ void add_strides(Line* l, const Problem& p, int o, const char* key) {
     if (!is_packed) add_list(l, key, p.strides[o], p.rank, ',');
 }
 
-void add_activation(Line* l, const char* key, const ActParams& a) {
+}  // namespace
+
+void add_list(TextLine* l, const char* key, const int64_t* v, uint32_t n, char sep) {
+    l->add(" %s=", key);
+    for (uint32_t i = 0; i < n; ++i) {
+        if (i) l->add("%c", sep);
+        l->add("%lld", (long long)v[i]);
+    }
+}
+
+void add_activation(TextLine* l, const char* key, const ActParams& a) {
     l->add(" %s=%s", key, simdax_activation_name(a.type));
     const unsigned used = activation_fields(a.type);
     if (used & kAlpha) l->add(",alpha:%g", double(a.alpha));
     if (used & kBeta) l->add(",beta:%g", double(a.beta));
     if (used & kGamma) l->add(",gamma:%g", double(a.gamma));
 }
-
-}  // namespace
 
 namespace detail {
 std::atomic<int> g_verbose_level{-1};
@@ -118,12 +90,12 @@ void set_verbose_level(int level) { detail::g_verbose_level.store(level < 0 ? 0 
 void describe_operator(const Problem& p, const Plan& plan, char* out, size_t size) {
     if (size == 0) return;
     out[0] = '\0';
-    Line l{out, size};
-    l.add("op=%s dtype=%s", op_name(p.type), dtype_name(public_dtype(p.dtype)));
+    TextLine l{out, size};
+    l.add("op=%s dtype=%s", p.def->name, dtype_name(public_dtype(p.dtype)));
     add_list(&l, "shape", p.sizes, p.rank, 'x');
     add_strides(&l, p, kX, "input_strides");
     add_strides(&l, p, kY, "output_strides");
-    if (p.op != OpKind::elementwise) {
+    if (p.def->reduces) {
         l.add(" axes=");
         bool first = true;
         for (uint32_t d = 0; d < p.rank; ++d)
@@ -132,27 +104,10 @@ void describe_operator(const Problem& p, const Plan& plan, char* out, size_t siz
                 first = false;
             }
     }
-    if (p.op == OpKind::mvn) {
-        for (int o : {int(kScale), int(kBias)}) {
-            const char* name = o == kScale ? "scale" : "bias";
-            if (!p.has[o]) {
-                l.add(" %s=none", name);
-                continue;
-            }
-            int64_t sizes[SIMDAX_MAX_RANK];  // 1 where broadcast
-            for (uint32_t d = 0; d < p.rank; ++d)
-                sizes[d] = p.strides[o][d] == 0 && p.sizes[d] > 1 ? 1 : p.sizes[d];
-            add_list(&l, name, sizes, p.rank, 'x');
-        }
-        l.add(" normalize_variance=%d epsilon=%g epsilon_placement=%s", int(p.vn.normalize_variance), p.vn.epsilon,
-              p.vn.epsilon_on_stddev ? "stddev" : "variance");
-        if (p.act.type != SIMDAX_ACTIVATION_IDENTITY) add_activation(&l, "activation", p.act);
-    } else if (p.op == OpKind::elementwise) {
-        add_activation(&l, "activation", p.act);
-    }
+    if (p.def->describe) p.def->describe(p, &l);
     l.add(" isa=%s form=%s", simdax_isa_name(plan.isa), form_name(plan.form));
     if (plan.form == Form::empty) return;
-    const bool reduction = p.op != OpKind::elementwise;
+    const bool reduction = p.def->reduces;
     int64_t groups = 1;
     for (int i = 0; i < plan.outer.n; ++i) groups *= plan.outer.size[i];
     if (reduction) l.add(" groups=%lld group_size=%lld", (long long)groups, (long long)plan.group_size);

@@ -26,7 +26,7 @@ constexpr int kDTypeCount = 4;
 // max = -inf and sum = 0 (or NaN if it holds a NaN), so a group of only -inf
 // ends with max = -inf, sum = 0, and the output formulas give NaN there.
 // log_sum = log(sum) is set once per group after the reduction
-// (dispatch/group_ops.hpp, finish_state): a group cut into many pieces would
+// (operators/softmax/softmax_operator.cpp, finish): a group cut into many pieces would
 // otherwise take a log per LogSoftmax output call.
 struct MaxSum {
     double max;

@@ -1,0 +1,57 @@
+// Element-wise operators: HardSigmoid and any activation on its own. In
+// place is allowed (the output exactly the input).
+#include "run_plan.hpp"
+#include "text_line.hpp"
+#include "validate_rules.hpp"
+
+namespace simdax {
+namespace {
+
+struct ElementwisePasses {
+    static constexpr bool kReduces = false, kLaneGroups = false;
+    static constexpr unsigned kExtra = 0;
+    struct State {};
+    using Final = State;
+
+    static State empty() { return {}; }
+    static void reduce(const Plan&, const Piece&, State*) {}
+    static void combine(State*, const State&) {}
+    template <class VisitGroup>
+    static State finish(const Plan&, const State&, VisitGroup&&) {
+        return {};
+    }
+    static void output(const Plan& p, const Piece& c, const State&) {
+        p.k.activation(c.at[kX], c.at[kY], c.n, &p.act);
+    }
+};
+
+simdax_status validate_hard_sigmoid(const void* desc, Problem* p) {
+    const auto* d = static_cast<const simdax_hard_sigmoid_desc*>(desc);
+    simdax_status s;
+    if ((s = check_finite("alpha", d->alpha)) != SIMDAX_OK) return s;
+    if ((s = check_finite("beta", d->beta)) != SIMDAX_OK) return s;
+    p->act = ActParams{SIMDAX_ACTIVATION_HARD_SIGMOID, d->alpha, d->beta, 0};
+    p->in_place_ok = true;
+    return check_input_output(d->input, d->output, p);
+}
+
+simdax_status validate_activation(const void* desc, Problem* p) {
+    const auto* d = static_cast<const simdax_activation_op_desc*>(desc);
+    const simdax_status s = check_activation("activation", d->activation, &p->act);
+    if (s != SIMDAX_OK) return s;
+    p->in_place_ok = true;
+    return check_input_output(d->input, d->output, p);
+}
+
+void describe_activation(const Problem& p, TextLine* l) { add_activation(l, "activation", p.act); }
+
+}  // namespace
+
+extern const OperatorDef kHardSigmoidOperator{
+    SIMDAX_OPERATOR_HARD_SIGMOID, "HardSigmoid", validate_hard_sigmoid, false, false, int64_t(1) << 17,
+    nullptr, run_plan<ElementwisePasses>, describe_activation};
+extern const OperatorDef kActivationOperator{
+    SIMDAX_OPERATOR_ACTIVATION, "Activation", validate_activation, false, false, int64_t(1) << 17,
+    nullptr, run_plan<ElementwisePasses>, describe_activation};
+
+}  // namespace simdax

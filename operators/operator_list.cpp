@@ -1,0 +1,23 @@
+// The one list of operators: a line per operator definition (its folder
+// defines it), found by its public type.
+#include "operator_def.hpp"
+
+#define SIMDAX_OPERATORS(X)                                                                       \
+    X(kLogSoftmaxOperator) X(kSoftmaxOperator) X(kHardmaxOperator) X(kMvnOperator) X(kMvnExOperator) \
+    X(kHardSigmoidOperator) X(kActivationOperator)
+
+namespace simdax {
+
+#define SIMDAX_DECLARE_OPERATOR(def) extern const OperatorDef def;
+SIMDAX_OPERATORS(SIMDAX_DECLARE_OPERATOR)
+#undef SIMDAX_DECLARE_OPERATOR
+
+const OperatorDef* operator_def(simdax_operator_type type) {
+#define SIMDAX_MATCH_OPERATOR(def) \
+    if (type == def.type) return &def;
+    SIMDAX_OPERATORS(SIMDAX_MATCH_OPERATOR)
+#undef SIMDAX_MATCH_OPERATOR
+    return nullptr;
+}
+
+}  // namespace simdax
