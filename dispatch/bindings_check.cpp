@@ -35,69 +35,82 @@ bool overlaps_output(const Plan& p, const void* a, int o, const void* y) {
     return r < p.esize || g - r < p.esize;
 }
 
+const char* const kOperandNames[kOperands] = {"input", "output", "scale", "bias"};
+
 // The first bound operand whose address is not a multiple of the element
-// size, or nullptr. Kernels read single elements as objects of their type,
+// size, or -1. Kernels read single elements as objects of their type,
 // so such an address is refused rather than read (docs/spec.md, Alignment).
 // Element sizes are powers of two: one mask over all addresses on the way
 // that every call takes, the naming only on the way that fails.
-const char* misaligned_operand(const Plan& p, const simdax_bindings* b) {
+int misaligned_operand(const Plan& p, const BoundOperands& b) {
     const uintptr_t mask = p.esize - 1;
-    const auto bits = [](const void* a) { return reinterpret_cast<uintptr_t>(a); };
-    uintptr_t any = bits(b->input) | bits(b->output);
-    if (p.has_operand[kScale]) any |= bits(b->scale);
-    if (p.has_operand[kBias]) any |= bits(b->bias);
-    if ((any & mask) == 0) return nullptr;
-    if (bits(b->input) & mask) return "input";
-    if (bits(b->output) & mask) return "output";
-    if (p.has_operand[kScale] && (bits(b->scale) & mask)) return "scale";
-    return "bias";
+    uintptr_t any = 0;
+    for (int o = 0; o < kOperands; ++o)
+        if (p.has_operand[o]) any |= reinterpret_cast<uintptr_t>(b.at[o]);
+    if ((any & mask) == 0) return -1;
+    for (int o = 0; o < kOperands; ++o)
+        if (p.has_operand[o] && (reinterpret_cast<uintptr_t>(b.at[o]) & mask)) return o;
+    return -1;
+}
+
+// Operand o's view reaches outside its stated buffer.
+bool outgrows_buffer(const Plan& p, const BoundOperands& b, int o) {
+    if (!b.sized[o]) return false;
+    return uint64_t(-p.span_lo[o]) > b.before[o] || uint64_t(p.span_hi[o]) > b.after[o];
 }
 
 // The way nearly every call takes: each operand the plan uses is bound and
-// nothing else is, every address is element-aligned, and the output's byte
-// range meets no input's. Anything else (in place, interleaved views, a
-// refusal, a warning) goes to check_in_full for its verdict and message.
-bool plainly_valid(const Plan& p, const simdax_bindings* b) {
-    if (!b->input || !b->output) return false;
-    if (p.has_operand[kScale] != (b->scale != nullptr)) return false;
-    if (p.has_operand[kBias] != (b->bias != nullptr)) return false;
-    if (misaligned_operand(p, b)) return false;
-    if (ranges_meet(p, b->input, kX, b->output)) return false;
-    if (b->scale && ranges_meet(p, b->scale, kScale, b->output)) return false;
-    return !b->bias || !ranges_meet(p, b->bias, kBias, b->output);
+// nothing else is, every address is element-aligned, every stated length
+// holds its view, and the output's byte range meets no input's. Anything
+// else (in place, interleaved views, a refusal, a warning) goes to
+// check_in_full for its verdict and message.
+bool plainly_valid(const Plan& p, const BoundOperands& b) {
+    for (int o = 0; o < kOperands; ++o) {
+        if (p.has_operand[o] != (b.at[o] != nullptr)) return false;
+        if (outgrows_buffer(p, b, o)) return false;
+    }
+    if (misaligned_operand(p, b) >= 0) return false;
+    for (int o = 0; o < kOperands; ++o)
+        if (o != kY && b.at[o] && ranges_meet(p, b.at[o], o, b.at[kY])) return false;
+    return true;
 }
 
-void warn_ignored(const char* where, const char* name) {
+void warn_ignored(const char* where, int o) {
     if (!log_enabled()) return;
-    char line[160];
+    char line[200];
     std::snprintf(line, sizeof line,
-                  "%s%s: ignored: the operator was created without a %s (only an MVN created "
+                  "%s%s: ignored: the operator was created without a %s (only an operator created "
                   "with one reads it)",
-                  where, name, name);
+                  where, kOperandNames[o], kOperandNames[o]);
     log_message(SIMDAX_LOG_WARNING, line);
 }
 
-__attribute__((noinline, cold)) simdax_status check_in_full(const Plan& p,
-                                                             const simdax_bindings* b,
+__attribute__((noinline, cold)) simdax_status check_in_full(const Plan& p, const BoundOperands& b,
                                                              const char* where) {
-    if (!b->input) return fail(SIMDAX_ERROR_NULL_POINTER, "%sinput: is NULL", where);
-    if (!b->output) return fail(SIMDAX_ERROR_NULL_POINTER, "%soutput: is NULL", where);
-    if (p.has_operand[kScale] && !b->scale)
-        return fail(SIMDAX_ERROR_NULL_POINTER,
-                    "%sscale: is NULL but the operator was created with a scale", where);
-    if (p.has_operand[kBias] && !b->bias)
-        return fail(SIMDAX_ERROR_NULL_POINTER,
-                    "%sbias: is NULL but the operator was created with a bias", where);
-    if (const char* name = misaligned_operand(p, b))
+    for (int o = 0; o < kOperands; ++o) {
+        if (!p.has_operand[o] || b.at[o]) continue;
+        if (o == kX || o == kY) return fail(SIMDAX_ERROR_NULL_POINTER, "%s%s: is NULL", where, kOperandNames[o]);
+        return fail(SIMDAX_ERROR_NULL_POINTER, "%s%s: is NULL but the operator was created with a %s", where,
+                    kOperandNames[o], kOperandNames[o]);
+    }
+    for (int o = 0; o < kOperands; ++o)
+        if (p.has_operand[o] && outgrows_buffer(p, b, o))
+            return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
+                        "%s%s: the buffer holds %llu bytes before element 0 and %llu from it, but the "
+                        "view reaches %lld bytes before it and %lld from it",
+                        where, kOperandNames[o], (unsigned long long)b.before[o],
+                        (unsigned long long)b.after[o], (long long)-p.span_lo[o], (long long)p.span_hi[o]);
+    const int bad = misaligned_operand(p, b);
+    if (bad >= 0)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
                     "%s%s: address is not a multiple of the element size (%zu bytes); buffers "
                     "need their element type's alignment",
-                    where, name, p.esize);
-    if (overlaps_output(p, b->input, kX, b->output)) {
+                    where, kOperandNames[bad], p.esize);
+    if (overlaps_output(p, b.at[kX], kX, b.at[kY])) {
         if (!p.in_place_op)
             return fail(SIMDAX_ERROR_OVERLAP,
                         "%soutput: overlaps the input (this operator cannot run in place)", where);
-        if (b->input != b->output)
+        if (b.at[kX] != b.at[kY])
             return fail(SIMDAX_ERROR_OVERLAP,
                         "%soutput: overlaps the input; in place, the output must be the input "
                         "exactly (same pointer and same strides)",
@@ -108,19 +121,21 @@ __attribute__((noinline, cold)) simdax_status check_in_full(const Plan& p,
                         "the input; in place needs the same strides",
                         where);
     }
-    if (p.has_operand[kScale] && overlaps_output(p, b->scale, kScale, b->output))
-        return fail(SIMDAX_ERROR_OVERLAP, "%soutput: overlaps the scale", where);
-    if (p.has_operand[kBias] && overlaps_output(p, b->bias, kBias, b->output))
-        return fail(SIMDAX_ERROR_OVERLAP, "%soutput: overlaps the bias", where);
-    if (b->scale && !p.has_operand[kScale]) warn_ignored(where, "scale");
-    if (b->bias && !p.has_operand[kBias]) warn_ignored(where, "bias");
+    for (int o = 0; o < kOperands; ++o)
+        if (o != kX && o != kY && p.has_operand[o] && overlaps_output(p, b.at[o], o, b.at[kY]))
+            return fail(SIMDAX_ERROR_OVERLAP, "%soutput: overlaps the %s", where, kOperandNames[o]);
+    for (int o = 0; o < kOperands; ++o)
+        if (b.at[o] && !p.has_operand[o]) warn_ignored(where, o);
     return SIMDAX_OK;
 }
 
 }  // namespace
 
-simdax_status check_bindings(const Plan& p, const simdax_bindings* b, const char* where) {
-    if (!b) return fail(SIMDAX_ERROR_NULL_POINTER, "bindings: is NULL");
+BoundOperands bound_operands(const simdax_bindings* b) {
+    return BoundOperands{{b->input, b->output, b->scale, b->bias}, {}, {}, {}};
+}
+
+simdax_status check_bindings(const Plan& p, const BoundOperands& b, const char* where) {
     if (p.form == Form::empty) return SIMDAX_OK;  // nothing is read or written
     if (plainly_valid(p, b)) return SIMDAX_OK;
     return check_in_full(p, b, where);

@@ -35,9 +35,8 @@ __attribute__((noinline)) void execute_logged(const simdax_operator* op, const B
     log_message(SIMDAX_LOG_INFO, line);
 }
 
-simdax_status execute(const simdax_operator* op, const simdax_bindings* b,
-                      const simdax_parallel* par, const char* where) {
-    if (!op) return fail(SIMDAX_ERROR_NULL_POINTER, "op: is NULL");
+simdax_status execute(const simdax_operator* op, const BoundOperands& b, const simdax_parallel* par,
+                      const char* where) {
     const simdax_status s = check_bindings(op->plan, b, where);
     if (s != SIMDAX_OK) return s;
     if (par && !par->parallel_for)
@@ -45,11 +44,77 @@ simdax_status execute(const simdax_operator* op, const simdax_bindings* b,
     if (par && par->thread_count == 0)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "parallel.thread_count: 0 must be >= 1");
     // Inputs are only read (Buffers: outputs alone are written through).
-    const Buffers buffers{{const_cast<char*>(static_cast<const char*>(b->input)), static_cast<char*>(b->output),
-                           const_cast<char*>(static_cast<const char*>(b->scale)),
-                           const_cast<char*>(static_cast<const char*>(b->bias))}};
+    Buffers buffers;
+    for (int o = 0; o < kOperands; ++o) buffers.at[o] = static_cast<char*>(const_cast<void*>(b.at[o]));
     if (verbose_level() >= 2 && log_enabled()) execute_logged(op, buffers, par);
     else op->plan.def->execute(op->plan, buffers, par);
+    return ok();
+}
+
+simdax_status execute(const simdax_operator* op, const simdax_bindings* b, const simdax_parallel* par,
+                      const char* where) {
+    if (!op) return fail(SIMDAX_ERROR_NULL_POINTER, "op: is NULL");
+    if (!b) return fail(SIMDAX_ERROR_NULL_POINTER, "bindings: is NULL");
+    return execute(op, bound_operands(b), par, where);
+}
+
+// The operands of execute_bound with their stated lengths.
+simdax_status bind_operands(const simdax_operand_bindings* b, BoundOperands* out) {
+    if (!b) return fail(SIMDAX_ERROR_NULL_POINTER, "bindings: is NULL");
+    if (b->header.type != SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS)
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
+                    "bindings.header.type: %d is not SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS",
+                    int(b->header.type));
+    if (b->header.size < sizeof(simdax_operand_bindings))
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
+                    "bindings.header.size: %u is smaller than simdax_operand_bindings (%zu)",
+                    b->header.size, sizeof(simdax_operand_bindings));
+    if (b->count && !b->operands)
+        return fail(SIMDAX_ERROR_NULL_POINTER, "bindings.operands: is NULL with count %u", b->count);
+    *out = BoundOperands{};
+    for (uint32_t i = 0; i < b->count; ++i) {
+        const simdax_buffer_binding& a = b->operands[i];
+        if (!a.data) continue;
+        if (i >= uint32_t(kOperands)) {
+            if (log_enabled()) {
+                char line[128];
+                std::snprintf(line, sizeof line,
+                              "bindings.operands[%u]: ignored: not a simdax_operand of this library", i);
+                log_message(SIMDAX_LOG_WARNING, line);
+            }
+            continue;
+        }
+        if (a.size && a.offset >= a.size)
+            return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
+                        "bindings.operands[%u].offset: %zu is not inside the buffer's %zu bytes", i, a.offset,
+                        a.size);
+        if (uintptr_t(a.data) + a.offset < uintptr_t(a.data))
+            return fail(SIMDAX_ERROR_OVERFLOW, "bindings.operands[%u].offset: %zu wraps the address space", i,
+                        a.offset);
+        out->at[i] = static_cast<const char*>(a.data) + a.offset;
+        out->sized[i] = a.size != 0;
+        out->before[i] = a.offset;
+        out->after[i] = a.size ? a.size - a.offset : 0;
+    }
+    return SIMDAX_OK;
+}
+
+// Plans a validated problem for the active ISA.
+simdax_status create(const Problem& p, simdax_operator** op) {
+    const simdax_status s = check_max_isa_env();
+    if (s != SIMDAX_OK) return s;
+    const simdax_isa isa = simdax_active_isa();
+    const IsaKernels* table = isa_kernels(isa);
+    auto* created = new (std::nothrow) simdax_operator;
+    if (!created) return fail(SIMDAX_ERROR_OUT_OF_MEMORY, "op: could not allocate the plan");
+    make_plan(p, isa, table->dt[int(p.dtype)], &created->plan);
+    describe_operator(p, created->plan, created->description, sizeof created->description);
+    if (verbose_level() >= 1 && log_enabled()) {
+        char line[sizeof created->description + 8];
+        std::snprintf(line, sizeof line, "create %s", created->description);
+        log_message(SIMDAX_LOG_INFO, line);
+    }
+    *op = created;
     return ok();
 }
 
@@ -84,22 +149,19 @@ simdax_status simdax_operator_create(const simdax_operator_desc* desc, simdax_op
     if (!op) return fail(SIMDAX_ERROR_NULL_POINTER, "op: the result pointer is NULL");
     *op = nullptr;
     Problem p;
-    simdax_status s = validate(desc, &p);
+    const simdax_status s = validate(desc, &p);
     if (s != SIMDAX_OK) return s;
-    if ((s = check_max_isa_env()) != SIMDAX_OK) return s;
-    const simdax_isa isa = simdax_active_isa();
-    const IsaKernels* table = isa_kernels(isa);
-    auto* created = new (std::nothrow) simdax_operator;
-    if (!created) return fail(SIMDAX_ERROR_OUT_OF_MEMORY, "op: could not allocate the plan");
-    make_plan(p, isa, table->dt[int(p.dtype)], &created->plan);
-    describe_operator(p, created->plan, created->description, sizeof created->description);
-    if (verbose_level() >= 1 && log_enabled()) {
-        char line[sizeof created->description + 8];
-        std::snprintf(line, sizeof line, "create %s", created->description);
-        log_message(SIMDAX_LOG_INFO, line);
-    }
-    *op = created;
-    return ok();
+    return create(p, op);
+}
+
+simdax_status simdax_operator_create_from_info(const simdax_structure_header* info, simdax_operator** op) {
+    using namespace simdax;
+    if (!op) return fail(SIMDAX_ERROR_NULL_POINTER, "op: the result pointer is NULL");
+    *op = nullptr;
+    Problem p;
+    const simdax_status s = validate_info(info, &p);
+    if (s != SIMDAX_OK) return s;
+    return create(p, op);
 }
 
 simdax_status simdax_operator_execute_parallel(const simdax_operator* op,
@@ -110,6 +172,16 @@ simdax_status simdax_operator_execute_parallel(const simdax_operator* op,
 
 simdax_status simdax_operator_execute(const simdax_operator* op, const simdax_bindings* b) {
     return simdax::execute(op, b, nullptr, "bindings.");
+}
+
+simdax_status simdax_operator_execute_bound(const simdax_operator* op, const simdax_operand_bindings* b,
+                                            const simdax_parallel* par) {
+    using namespace simdax;
+    if (!op) return fail(SIMDAX_ERROR_NULL_POINTER, "op: is NULL");
+    BoundOperands bound;
+    const simdax_status s = bind_operands(b, &bound);
+    if (s != SIMDAX_OK) return s;
+    return execute(op, bound, par, "bindings.operands.");
 }
 
 size_t simdax_operator_describe(const simdax_operator* op, char* buf, size_t size) {

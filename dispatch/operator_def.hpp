@@ -3,6 +3,8 @@
 // which operator it runs.
 #pragma once
 
+#include <cstddef>
+
 #include "plan.hpp"
 
 namespace simdax {
@@ -13,6 +15,10 @@ struct TextLine;
 struct OperatorDef {
     simdax_operator_type type;
     const char* name;  // "LogSoftmax": descriptions and log lines
+    // Its create-info structure (simdax_operator_create_from_info), whose
+    // descriptor follows the header; 0 when the type has none.
+    simdax_structure_type info_type;
+    size_t info_size;
     // Reads the operator's own descriptor (the struct simdax.h names beside
     // its type) into p: tensors, axes, parameters. On failure the message
     // names the argument and the rule (validate_rules.hpp).
@@ -32,5 +38,11 @@ struct OperatorDef {
 // The operator of a public type, nullptr for an unknown one
 // (operators/operator_list.cpp).
 const OperatorDef* operator_def(simdax_operator_type type);
+// The operator a create-info structure type names, nullptr for none.
+const OperatorDef* operator_def_for_info(simdax_structure_type type);
+
+// A create-info structure's descriptor sits right after its header.
+#define SIMDAX_CHECK_INFO_LAYOUT(info) \
+    static_assert(offsetof(info, desc) == sizeof(simdax_structure_header), #info ": desc after the header")
 
 }  // namespace simdax

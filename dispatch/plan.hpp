@@ -77,6 +77,9 @@ struct Plan {
     // differences (each operand touches [lo, hi) from its base), in 128 bits
     // so that neither they nor d can overflow.
     __int128 meet_lo[kOperands], meet_hi[kOperands];
+    // The bytes each operand's view touches from its base, [lo, hi): a
+    // buffer of stated length must hold them (bindings_check.cpp).
+    int64_t span_lo[kOperands], span_hi[kOperands];
     // The gcd of an operand's byte lattice (every element at its base plus
     // a multiple of it; 0: one element) and the output's
     // (bindings_check.cpp: interleaved views).

@@ -68,6 +68,8 @@ void set_overlap_facts(const Problem& p, size_t esize, Plan* plan) {
     for (int o = 0; o < kOperands; ++o)
         if (p.has[o]) s[o] = span(p, o, esize);
     for (int o = 0; o < kOperands; ++o) {
+        plan->span_lo[o] = s[o].lo;
+        plan->span_hi[o] = s[o].hi;
         plan->meet_lo[o] = __int128(s[kY].lo) - s[o].hi;
         plan->meet_hi[o] = __int128(s[kY].hi) - s[o].lo;
         plan->lattice_with_y[o] = std::gcd(s[o].lattice, s[kY].lattice);

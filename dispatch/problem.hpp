@@ -23,6 +23,8 @@ struct Problem {
 // Checks every rule of docs/spec.md "Errors" that create can see; on failure sets
 // the thread's message (naming the argument) and returns its status.
 simdax_status validate(const simdax_operator_desc* desc, Problem* out);
+// The same from a create-info structure (simdax_operator_create_from_info).
+simdax_status validate_info(const simdax_structure_header* info, Problem* out);
 
 // Canonicalises the problem into a loop nest for the given ISA's kernels.
 void make_plan(const Problem& p, simdax_isa isa, const DtypeKernels& k, Plan* out);

@@ -20,4 +20,12 @@ const OperatorDef* operator_def(simdax_operator_type type) {
     return nullptr;
 }
 
+const OperatorDef* operator_def_for_info(simdax_structure_type type) {
+#define SIMDAX_MATCH_INFO(def) \
+    if (def.info_type != 0 && type == def.info_type) return &def;
+    SIMDAX_OPERATORS(SIMDAX_MATCH_INFO)
+#undef SIMDAX_MATCH_INFO
+    return nullptr;
+}
+
 }  // namespace simdax

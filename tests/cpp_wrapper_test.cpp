@@ -107,3 +107,30 @@ TEST(CppWrapper, Describe) {
 }
 
 }  // namespace
+
+namespace {
+
+// The typed entries through the wrapper: a create-info structure, buffers
+// by operand with their lengths, an undersized one refused as Error.
+TEST(CppWrapper, CreateInfoAndBoundBuffers) {
+    const int64_t sizes[1] = {4};
+    const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT64, 1, sizes, nullptr};
+    const uint32_t axes[1] = {0};
+    const simdax_softmax_create_info info{
+        SIMDAX_HEADER(simdax_softmax_create_info, SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO), {&t, &t, 1, axes}};
+    const sx::Operator op(info.header);
+    const std::vector<double> x = {0, 1, 2, 3};
+    std::vector<double> y(4, -1);
+    op.execute_bound({sx::Buffer(x.data(), 4), sx::Buffer(y.data(), 4)});
+    double sum = 0;
+    for (double v : x) sum += std::exp(v);
+    for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(y[i], std::exp(x[i]) / sum, 1e-12);
+    try {
+        op.execute_bound({sx::Buffer(x.data(), 3), sx::Buffer(y.data(), 4)});
+        FAIL() << "an undersized input must throw";
+    } catch (const sx::Error& e) {
+        EXPECT_EQ(e.status(), SIMDAX_ERROR_INVALID_ARGUMENT);
+    }
+}
+
+}  // namespace

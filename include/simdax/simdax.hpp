@@ -65,6 +65,10 @@ class Operator {
 public:
     Operator() = default;
     explicit Operator(const simdax_operator_desc& desc) { check(simdax_operator_create(&desc, &op_)); }
+    // From a create-info structure: Operator(info.header).
+    explicit Operator(const simdax_structure_header& info) {
+        check(simdax_operator_create_from_info(&info, &op_));
+    }
     Operator(Operator&& other) noexcept : op_(std::exchange(other.op_, nullptr)) {}
     Operator& operator=(Operator&& other) noexcept {
         if (this != &other) {
@@ -95,6 +99,15 @@ public:
         execute({input, scale, bias, output}, parallel);
     }
 
+    // simdax_operator_execute_bound: buffers by simdax_operand, with their
+    // lengths (Buffer(data, size)); parallel may be nullptr.
+    void execute_bound(const std::vector<simdax_buffer_binding>& operands,
+                       const simdax_parallel* parallel = nullptr) const {
+        const simdax_operand_bindings b{SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
+                                        uint32_t(operands.size()), operands.data()};
+        check(simdax_operator_execute_bound(op_, &b, parallel));
+    }
+
     // simdax_operator_describe: the operator and its plan on one line.
     std::string describe() const {
         std::string s(simdax_operator_describe(op_, nullptr, 0), '\0');
@@ -110,6 +123,12 @@ public:
 private:
     simdax_operator* op_ = nullptr;
 };
+
+// A buffer of `count` elements of T bound whole: element 0 at its start.
+template <class T>
+simdax_buffer_binding Buffer(T* data, size_t count) {
+    return {const_cast<void*>(static_cast<const void*>(data)), 0, count * sizeof(T)};
+}
 
 // The built-in pool (simdax_threadpool_*), destroyed with the object.
 class ThreadPool {

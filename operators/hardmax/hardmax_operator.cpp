@@ -38,8 +38,11 @@ RowsFn rows_kernel(const DtypeKernels& k) { return k.hardmax_rows; }
 
 }  // namespace
 
+SIMDAX_CHECK_INFO_LAYOUT(simdax_hardmax_create_info);
+
 extern const OperatorDef kHardmaxOperator{
-    SIMDAX_OPERATOR_HARDMAX, "Hardmax", validate_axes_op, true, false, int64_t(1) << 15,
+    SIMDAX_OPERATOR_HARDMAX, "Hardmax", SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO,
+    sizeof(simdax_hardmax_create_info), validate_axes_op, true, false, int64_t(1) << 15,
     rows_kernel, run_plan<HardmaxPasses>, nullptr};
 
 }  // namespace simdax

@@ -95,11 +95,14 @@ void describe_mvn(const Problem& p, TextLine* l) {
 
 }  // namespace
 
+SIMDAX_CHECK_INFO_LAYOUT(simdax_mvn_create_info);
+
 extern const OperatorDef kMvnOperator{
-    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, "MeanVarianceNormalization", validate_mvn_on_variance, true,
+    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, "MeanVarianceNormalization", simdax_structure_type(0), 0, validate_mvn_on_variance, true,
     false, int64_t(1) << 15, nullptr, run_plan<MvnPasses>, describe_mvn};
 extern const OperatorDef kMvnExOperator{
-    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, "MeanVarianceNormalizationEx", validate_mvn_ex, true,
+    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, "MeanVarianceNormalizationEx",
+    SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO, sizeof(simdax_mvn_create_info), validate_mvn_ex, true,
     false, int64_t(1) << 15, nullptr, run_plan<MvnPasses>, describe_mvn};
 
 }  // namespace simdax

@@ -53,11 +53,16 @@ RowsFn rows_kernel(const DtypeKernels& k) {
 
 }  // namespace
 
+SIMDAX_CHECK_INFO_LAYOUT(simdax_log_softmax_create_info);
+SIMDAX_CHECK_INFO_LAYOUT(simdax_softmax_create_info);
+
 extern const OperatorDef kLogSoftmaxOperator{
-    SIMDAX_OPERATOR_LOG_SOFTMAX, "LogSoftmax", validate_axes_op, true, true, int64_t(1) << 15,
+    SIMDAX_OPERATOR_LOG_SOFTMAX, "LogSoftmax", SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO,
+    sizeof(simdax_log_softmax_create_info), validate_axes_op, true, true, int64_t(1) << 15,
     rows_kernel<true>, run_plan<SoftmaxPasses<true>>, nullptr};
 extern const OperatorDef kSoftmaxOperator{
-    SIMDAX_OPERATOR_SOFTMAX, "Softmax", validate_axes_op, true, true, int64_t(1) << 15,
+    SIMDAX_OPERATOR_SOFTMAX, "Softmax", SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO,
+    sizeof(simdax_softmax_create_info), validate_axes_op, true, true, int64_t(1) << 15,
     rows_kernel<false>, run_plan<SoftmaxPasses<false>>, nullptr};
 
 }  // namespace simdax
