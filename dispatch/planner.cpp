@@ -161,7 +161,7 @@ void split_work(Plan* plan) {
     constexpr int64_t kPartLen = int64_t(1) << 16;  // elements: big enough to amortise a state
     plan->lane_block = 256;
     // Columns whose rows alias modulo 4 KiB are written a chunk row at a
-    // time (the cols kernels of kernels/simd/softmax/cols.hpp, mvn/cols.hpp,
+    // time (the cols kernels of operators/softmax/simd/cols.hpp, mvn/cols.hpp,
     // hardmax.hpp): a unit spans at least kByRowsBytes.
     if (plan->form == Form::cols &&
         kernels::cols_by_rows(plan->inner.stride[kX][0], plan->inner.stride[kY][0], plan->esize))

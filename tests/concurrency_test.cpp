@@ -119,7 +119,7 @@ std::vector<Workload> parallel_workloads() {
     w.push_back(plain("cols LogSoftmax [8,50,300] {1}", op_spec(LS, {1}), {{8, 50, 300}}));
     w.push_back(plain("cols Hardmax [8,50,300] {1}", op_spec(HM, {1}), {{8, 50, 300}}));
     // Row strides with few offsets modulo 4 KiB: units of 4 KiB of a row,
-    // written by rows (kernels/simd/softmax/cols.hpp).
+    // written by rows (operators/softmax/simd/cols.hpp).
     w.push_back(plain("cols LogSoftmax [3,40,2048] {1}", op_spec(LS, {1}), {{3, 40, 2048}}));
     w.push_back(plain("cols Softmax [4,40,1536] {1}", op_spec(SM, {1}), {{4, 40, 1536}}));
     w.push_back(plain("cols Hardmax [3,40,2048] {1}", op_spec(HM, {1}), {{3, 40, 2048}}));

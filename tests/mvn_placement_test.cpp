@@ -154,7 +154,7 @@ TEST(MvnPlacement, TinyStddevDivisorOutsideTheFloatRange) {
     }
 }
 
-// Rows scaled across the fast path's limits (kernels/mvn_wide.hpp,
+// Rows scaled across the fast path's limits (operators/mvn/mvn_wide.hpp,
 // fits_fast_path): the divisor across 2^-50 under each placement and
 // epsilon, the values across 2^-100 from zero. Whichever path a row takes,
 // its output is the float64 formula's.

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "error.hpp"
-#include "mvn_group_norm.hpp"
+#include "mvn/mvn_group_norm.hpp"
 #include "run_plan.hpp"
 #include "text_line.hpp"
 #include "validate_rules.hpp"

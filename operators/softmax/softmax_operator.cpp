@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "run_plan.hpp"
-#include "softmax_state.hpp"
+#include "softmax/softmax_state.hpp"
 #include "validate_rules.hpp"
 
 namespace simdax {

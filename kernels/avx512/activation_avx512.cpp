@@ -1,7 +1,0 @@
-// AVX512 build of the activation kernels (kernels/simd/activation.hpp).
-#include "simd/activation_kernel.hpp"
-#include "simd/kernel_list.hpp"
-
-namespace simdax::kernels::avx512 {
-SIMDAX_SIMD_FOR_EACH_DTYPE(SIMDAX_SIMD_INSTANTIATE_ACTIVATION)
-}  // namespace simdax::kernels::avx512

@@ -1,0 +1,7 @@
+// NEON build of the activation kernels (kernels/simd/activation.hpp).
+#include "activation/activation_kernel.hpp"
+#include "simd/kernel_list.hpp"
+
+namespace simdax::kernels::neon {
+SIMDAX_SIMD_INSTANTIATE(SIMDAX_ACTIVATION_SLOTS)
+}  // namespace simdax::kernels::neon

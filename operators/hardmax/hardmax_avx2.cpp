@@ -1,0 +1,7 @@
+// AVX2 build of the Hardmax kernels (operators/hardmax/hardmax_simd.hpp).
+#include "hardmax/hardmax_simd.hpp"
+#include "simd/kernel_list.hpp"
+
+namespace simdax::kernels::avx2 {
+SIMDAX_SIMD_INSTANTIATE(SIMDAX_HARDMAX_SLOTS)
+}  // namespace simdax::kernels::avx2

@@ -1,0 +1,7 @@
+// AVX512 build of the Hardmax kernels (operators/hardmax/hardmax_simd.hpp).
+#include "hardmax/hardmax_simd.hpp"
+#include "simd/kernel_list.hpp"
+
+namespace simdax::kernels::avx512 {
+SIMDAX_SIMD_INSTANTIATE(SIMDAX_HARDMAX_SLOTS)
+}  // namespace simdax::kernels::avx512

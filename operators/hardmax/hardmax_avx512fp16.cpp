@@ -1,0 +1,3 @@
+// avx512fp16 build of the float16 Hardmax kernels (simd/f16/hardmax_f16.hpp).
+#include "simd/vec_avx512_fp16.hpp"
+#include "hardmax/hardmax_f16.hpp"

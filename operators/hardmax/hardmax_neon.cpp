@@ -1,0 +1,7 @@
+// NEON build of the Hardmax kernels (operators/hardmax/hardmax_simd.hpp).
+#include "hardmax/hardmax_simd.hpp"
+#include "simd/kernel_list.hpp"
+
+namespace simdax::kernels::neon {
+SIMDAX_SIMD_INSTANTIATE(SIMDAX_HARDMAX_SLOTS)
+}  // namespace simdax::kernels::neon

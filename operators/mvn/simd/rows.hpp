@@ -1,0 +1,277 @@
+// MVN over whole contiguous rows (the mvn_rows slot): statistics per row in
+// the compute type (row_moments.hpp), then y = act(scale*((x - s)*inv -
+// sum(e)/n*inv) + bias), one FMA after the subtraction when scale and bias
+// are constant on the row (folded into it).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernel_table.hpp"
+#include "mvn/mvn_wide.hpp"
+#include "mvn/simd/chunk_normalize.hpp"
+#include "mvn/simd/row_moments.hpp"
+#include "mvn/simd/row_scale_bias.hpp"
+#include "mvn/simd/scale_bias_act.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+// Float16/bfloat16 rows (and their shared Scale/Bias) up to this length are
+// converted once per call and then read from L1.
+constexpr size_t kMvnPreconvert = 2048;
+// Rows whose statistics are taken together (mvn_rows): float16/bfloat16
+// rows of up to 6 KiB in all (their float copies stay in L1); a float
+// row's output already waits on memory.
+constexpr size_t kMvnBatch = 4;
+// The float copies of one batch (mvn_batch: at most 6 KiB of input).
+constexpr size_t kMvnCopySet = 3072;
+template <class T>
+inline size_t mvn_batch(size_t n) {
+    if (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) return 1;
+    const size_t b = 6144 / (n * sizeof(T));
+    return b < 1 ? 1 : b > kMvnBatch ? kMvnBatch : b;
+}
+
+// One row's normalisation: t = fma(x - mh, va, vb), constant scale and bias
+// already folded into va, vb. mean and inv in double: for values the affine
+// map pushes beyond E (act_map_in_range).
+template <class T>
+struct RowNorm {
+    typename Vec<T>::R vmh, va, vb;
+    double mean, inv;
+};
+
+// What every row of one call shares.
+template <class T>
+struct RowsOutput {
+    const ActParams& act;
+    bool stream;             // streaming stores (a large output)
+    typename Vec<T>::E* buf;  // kNormBlock values, for the activation
+};
+
+// One row's output; xr (T, or with DEV the row's float copy of deviations
+// from mh, row_moments.hpp) to yr. nx: the next rows' input, prefetched as
+// this row is written (the hardware prefetchers stop at each 4 KiB page).
+// pa: another row's pass A, carried by the output loop as far as it goes
+// (the caller finishes it). SA, BA: row_scale_bias.hpp.
+template <class T, bool DEV, class S, class SA, class BA>
+void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx, const RowNorm<T>& norm,
+               const SA sc, const BA bi, const RowsOutput<T>& out, PassASteps<T>* const pa) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    constexpr bool kFolded = SA::kConstant && BA::kConstant;
+    const R vmh = norm.vmh, va = norm.va, vb = norm.vb;
+    const auto dev = [vmh](R v) { return DEV ? v : V::sub(v, vmh); };
+    auto val = [=](size_t i, size_t cnt) {
+        const R v = cnt == V::N ? V::load(xr + i) : V::loadn(xr + i, cnt, vmh);
+        R t = V::fma(dev(v), va, vb);
+        if constexpr (!kFolded) t = V::fma(t, sc.at(i, cnt), bi.at(i, cnt));
+        return t;
+    };
+    if (out.act.type == SIMDAX_ACTIVATION_IDENTITY) {
+        // store_run spelled out: the main loop keeps everything in registers.
+        constexpr size_t W = V::N * sizeof(T);
+        const uintptr_t ya = reinterpret_cast<uintptr_t>(yr);
+        const bool stream = out.stream && ya % sizeof(T) == 0;
+        const auto yo = result_ptr(yr);
+        size_t i = 0;
+        if (ya % W != 0 && (stream || n >= 4 * V::N) && ya % sizeof(T) == 0) {
+            i = (W - ya % W) / sizeof(T);
+            if (i > n) i = n;
+            V::storen(yo, val(size_t(0), i), i);
+        }
+        const auto full = [&](size_t j) {
+            if (nx) __builtin_prefetch(nx + j, 0, 3);
+            R t = V::fma(dev(V::load(xr + j)), va, vb);
+            if constexpr (!kFolded) t = V::fma(t, sc.at(j, V::N), bi.at(j, V::N));
+            return t;
+        };
+        // Two vectors per store: one narrowing for both (store_pair). A
+        // carried pass A steps once per four vectors written.
+        if (pa) {
+            PassASteps<T> p = pa->copied();
+            for (; i + 4 * V::N <= n; i += 4 * V::N) {
+                p.step();
+                store_pair<V>(yo + i, full(i), full(i + V::N), stream);
+                store_pair<V>(yo + i + 2 * V::N, full(i + 2 * V::N), full(i + 3 * V::N), stream);
+            }
+            pa->put_back(p);
+        }
+        for (; i + 2 * V::N <= n; i += 2 * V::N) {
+            const R t0 = full(i), t1 = full(i + V::N);
+            store_pair<V>(yo + i, t0, t1, stream);
+        }
+        for (; i + V::N <= n; i += V::N) {
+            if (stream) V::stream(yo + i, full(i));
+            else V::store(yo + i, full(i));
+        }
+        if (i < n) V::storen(yo + i, val(i, n - i), n - i);
+        return;
+    }
+    E* const buf = out.buf;
+    for (size_t b0 = 0; b0 < n; b0 += kNormBlock) {
+        const size_t nb = n - b0 < kNormBlock ? n - b0 : kNormBlock;
+        size_t i = 0;
+        for (; i + V::N <= nb; i += V::N) V::store(buf + i, val(b0 + i, V::N));
+        if (i < nb) V::storen(buf + i, val(b0 + i, nb - i), nb - i);
+        // By value: a reference to sc or bi that escapes into the
+        // out-of-line activation would keep them in memory, where every
+        // (may-alias) vector store of the loops above forces a reload.
+        const auto pre = [sc, bi, xr, b0, mean = norm.mean, inv = norm.inv](size_t q) {
+            const size_t e = b0 + q;
+            return sc.value(e) * ((double(to_e(xr[e])) - mean) * inv) + bi.value(e);
+        };
+        if constexpr (std::is_same_v<T, E>) {
+            act_map_in_range<E>(out.act, buf, yr + b0, nb, pre);
+        } else {
+            act_map_in_range<E>(out.act, buf, buf, nb, pre);
+            convert(buf, yr + b0, nb);
+        }
+    }
+}
+
+// Row g's chunk arguments, for the rows the fast row output does not suit.
+template <class T>
+inline NormArgs row_norm_args(const MvnArgs& a, size_t g, double mean, double inv) {
+    const T* sc = static_cast<const T*>(a.scale);
+    const T* bi = static_cast<const T*>(a.bias);
+    return NormArgs{mean, inv, sc ? sc + ptrdiff_t(g) * a.scale_rs : nullptr, a.scale_ks,
+                    bi ? bi + ptrdiff_t(g) * a.bias_rs : nullptr, a.bias_ks, a.act, false, 0, 0};
+}
+
+template <class T>
+void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+              const MvnArgs* args) {
+    const VecScope scope;
+    using V = Vec<T>;
+    using E = typename V::E;
+    const MvnArgs& a = *args;
+    const T* x = static_cast<const T*>(xv);
+    T* y = static_cast<T*>(yv);
+    constexpr bool kHalf = !std::is_same_v<T, E>;
+    alignas(64) E pre_s[kHalf ? kMvnPreconvert : 1], pre_b[kHalf ? kMvnPreconvert : 1];
+    const E* ps = nullptr;
+    const E* pb = nullptr;
+    if constexpr (kHalf) {
+        if (n <= kMvnPreconvert) {
+            if (a.scale && a.scale_rs == 0 && a.scale_ks == 1) {
+                convert(static_cast<const T*>(a.scale), pre_s, n);
+                ps = pre_s;
+            }
+            if (a.bias && a.bias_rs == 0 && a.bias_ks == 1) {
+                convert(static_cast<const T*>(a.bias), pre_b, n);
+                pb = pre_b;
+            }
+        }
+    }
+    alignas(64) E buf[kNormBlock];
+    // float16/bfloat16: each row converted once, by pass A; pass B and the
+    // output read the float copy from L1. Two sets of a batch's copies:
+    // the next batch's pass A fills one while this batch's output reads
+    // the other. The second starts 2 KiB (mod 4 KiB) past the first, so
+    // that stores to one set never share their low 12 address bits with
+    // loads of the other a few steps on (4K aliasing).
+    alignas(64) E xf[kHalf ? kMvnCopySet + 512 + kMvnCopySet : 1];
+    const bool conv = kHalf && n <= kMvnPreconvert;
+    const auto copy_of = [&](size_t set, size_t r) { return conv ? xf + set * (kMvnCopySet + 512) + r * n : nullptr; };
+    // A large output (the executor passes many rows per call) is streamed.
+    const bool stream = static_cast<const void*>(x) != static_cast<void*>(y) &&
+                        rows * n * sizeof(T) >= kStreamBytes;
+    const RowsOutput<T> out{a.act, stream, buf};
+    // Rows ahead whose input the output loop prefetches: about 6 KiB ahead.
+    const size_t pf_rows = 1 + 6144 / (n * sizeof(T) + 1);
+    const size_t batch = mvn_batch<T>(n);
+    // Row g's output, from its moments (copy: its float copy, or null).
+    // pa: another row's pass A for the output loop to carry (or null).
+    const auto write = [&](size_t g, const RowMoments<E>& mo, const E* copy, PassASteps<T>* pa) {
+        const T* xr = x + ptrdiff_t(g) * xrs;
+        T* yr = y + ptrdiff_t(g) * yrs;
+        if (mo.wide) {
+            NormArgs na = row_norm_args<T>(a, g, 0, 1);
+            na.wide = true;
+            na.wide_mean = mo.norm.mean;
+            na.wide_inv = mo.norm.inv;
+            normalize_wide(xr, yr, n, &na);
+            return;
+        }
+        const RowScaleBias<T> sc = row_scale_bias<T>(a.scale, a.scale_rs, a.scale_ks, g, E(1), ps);
+        const RowScaleBias<T> bi = row_scale_bias<T>(a.bias, a.bias_rs, a.bias_ks, g, E(0), pb);
+        const bool folded = sc.access == RowAccess::constant && bi.access == RowAccess::constant;
+        if (folded && (!std::isfinite(mo.inv * sc.c) || !std::isfinite(mo.ml * (mo.inv * sc.c)))) {
+            // Folding would form inv*scale (or mean_lo*inv*scale) beyond E:
+            // an infinite Scale (inf * 0 = NaN for the whole row) or one
+            // near the top. Normalise first, then scale (per row, rare).
+            NormArgs na = row_norm_args<T>(a, g, double(mo.mh) + double(mo.ml), double(mo.inv));
+            na.scale_stride = 0;
+            na.bias_stride = 0;
+            normalize_run(xr, yr, n, &na);
+            return;
+        }
+        // The mean in double, relative to what the output reads.
+        const double mean = copy ? double(mo.ml) : double(mo.mh) + double(mo.ml);
+        RowNorm<T> norm{V::set1(mo.mh), {}, {}, mean, double(mo.inv)};
+        if (folded) {
+            const E A = mo.inv * sc.c;
+            norm.va = V::set1(A);
+            norm.vb = V::set1(bi.c - mo.ml * A);
+        } else {
+            norm.va = V::set1(mo.inv);
+            norm.vb = V::set1(-mo.ml * mo.inv);
+        }
+        // A carried pass A reads the rows ahead itself.
+        const T* nx = !pa && g + pf_rows < rows ? x + ptrdiff_t(g + pf_rows) * xrs : nullptr;
+        // Inlined, as a switch in place would be: no extra calls per row.
+        with_access(sc, [&](auto sa) __attribute__((always_inline)) {
+            with_access(bi, [&](auto ba) __attribute__((always_inline)) {
+                if (copy) write_row<T, true>(copy, yr, n, nx, norm, sa, ba, out, pa);
+                else write_row<T, false>(xr, yr, n, nx, norm, sa, ba, out, pa);
+            });
+        });
+    };
+    // Rows in batches: every row's pass A, then every row's moments, then
+    // every row's output. The scalar chain from a row's sums to 1/divisor
+    // (divisions, a square root: about a hundred cycles) then overlaps
+    // the other rows' chains instead of stalling each row's output. Rows
+    // with a float copy run the next batch's pass A inside this batch's
+    // output loops (PassASteps).
+    const double inv_n = 1.0 / double(n);
+    const auto out_row = [&](size_t g) -> const char* {
+        return stream ? nullptr : reinterpret_cast<const char*>(y + ptrdiff_t(g) * yrs);  // streamed rows need no read for ownership
+    };
+    const auto steps = [&](size_t g, size_t set, size_t r) {
+        return PassASteps<T>{x + ptrdiff_t(g) * xrs, copy_of(set, r), out_row(g), n};
+    };
+    // Carried only into streamed output (in cache, with ordinary stores,
+    // the mixed loop is slower than the two apart) and rows of at least
+    // four steps.
+    const bool carry = conv && stream && n >= 4 * PassASteps<T>::kStep;
+    RowSums<E> sums[kMvnBatch];
+    RowMoments<E> mos[kMvnBatch];
+    if (carry)
+        for (size_t r = 0; r < batch && r < rows; ++r) sums[r] = steps(r, 0, r).finish();
+    size_t set = 0;
+    for (size_t g0 = 0; g0 < rows; g0 += batch, set ^= size_t(carry)) {
+        const size_t nb = rows - g0 < batch ? rows - g0 : batch;
+        const size_t g1 = g0 + nb, nb1 = rows - g1 < batch ? rows - g1 : batch;
+        if (!carry)
+            for (size_t r = 0; r < nb; ++r)
+                sums[r] = conv ? steps(g0 + r, set, r).finish()
+                               : row_pass_a(x + ptrdiff_t(g0 + r) * xrs, n, out_row(g0 + r), sizeof(T));
+        for (size_t r = 0; r < nb; ++r)
+            mos[r] = row_moments<T>(x + ptrdiff_t(g0 + r) * xrs, n, inv_n, a, sums[r], copy_of(set, r));
+        for (size_t r = 0; r < nb; ++r) {
+            if (carry && r < nb1) {
+                PassASteps<T> pa = steps(g1 + r, set ^ 1, r);
+                write(g0 + r, mos[r], copy_of(set, r), &pa);
+                sums[r] = pa.finish();
+            } else {
+                write(g0 + r, mos[r], copy_of(set, r), nullptr);
+            }
+        }
+    }
+    if (stream) stream_fence();
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -1,0 +1,282 @@
+// The block passes every LogSoftmax / Softmax kernel is built from: the max
+// of a block, the sum of 2^t over it, and the LogSoftmax output form.
+//
+// A block (kSoftmaxBlock elements) is read once from memory for its max,
+// then again from L1 for its sum. t = x*log2(e) - hi with hi = fl(M*log2(e))
+// for the max M ("folded": one FMA per element does the max subtraction and
+// the base change); the exact remainder lo = M*log2(e) - hi is a common
+// factor 2^lo of every term, divided out by Softmax, added as lo*ln2 to
+// log(sum) by LogSoftmax. |M| >= 2^22 (or +inf) would make lo too large:
+// such a row runs unfolded, t = (x - M)*log2(e). Float64 always runs
+// unfolded, with exp_f64.
+// Sums: float, 4 vector accumulators (<= 2048/(4N) terms per lane within a
+// block), so the float rounding of a row's sum stays below ~1e-6 relative
+// for any n the planner sends (<= 2^16).
+// Special values: a NaN or +inf in a group makes it NaN, a group of only
+// -inf is NaN, -inf beside a finite max gives -inf / 0.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernel_table.hpp"
+#include "softmax/softmax_kind.hpp"
+#include "simd/activation.hpp"
+#include "simd/exp2_f32.hpp"
+#include "simd/map.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+constexpr size_t kSoftmaxBlock = 2048;  // elements
+// Float bytes of rows kept in L1 between the passes of a rows strategy.
+constexpr size_t kRowsL1Bytes = 24576;
+
+// The max of x[0..n). copy (float16/bfloat16): the float values are written
+// there on the way, for the passes that follow to read from L1.
+template <class T>
+inline typename Vec<T>::E block_max(const T* x, size_t n, typename Vec<T>::E* copy = nullptr) {
+    using V = Vec<T>;
+    using VE = Vec<typename V::E>;
+    using R = typename V::R;
+    const R ninf = V::set1(-__builtin_inf());
+    R m0 = ninf, m1 = ninf, m2 = ninf, m3 = ninf;
+    size_t i = 0;
+    // Aligned loads for the main loop (this pass streams from L2 or memory).
+    constexpr size_t W = V::N * sizeof(T);
+    const uintptr_t xa = reinterpret_cast<uintptr_t>(x);
+    if (n >= 8 * V::N && xa % sizeof(T) == 0 && xa % W != 0) {
+        i = (W - xa % W) / sizeof(T);
+        m3 = V::loadn(x, i, ninf);
+        if (copy) VE::storen(copy, m3, i);
+    }
+    for (; i + 4 * V::N <= n; i += 4 * V::N) {
+        R v[4];
+        load4(x, i, copy, v);
+        m0 = V::max(m0, v[0]);
+        m1 = V::max(m1, v[1]);
+        m2 = V::max(m2, v[2]);
+        m3 = V::max(m3, v[3]);
+    }
+    for (; i < n; i += V::N) {
+        const size_t c = n - i < V::N ? n - i : V::N;
+        const R v = c == V::N ? V::load(x + i) : V::loadn(x + i, c, ninf);
+        if (copy) VE::storen(copy + i, v, c);
+        m0 = V::max(m0, v);
+    }
+    return V::hmax(V::max(V::max(m0, m1), V::max(m2, m3)));
+}
+
+template <class T>
+inline bool block_has_nan(const T* x, size_t n) {
+    using V = Vec<T>;
+    for (size_t i = 0; i < n; i += V::N) {
+        const typename V::R v = i + V::N <= n ? V::load(x + i) : V::loadn(x + i, n - i, V::zero());
+        if (V::bits(V::isnan(v))) return true;
+    }
+    return false;
+}
+
+// The exp of the sum pass for each compute type.
+template <class V> struct SmxMath;
+
+template <> struct SmxMath<VF> {
+    using R = VF::R;
+    static constexpr bool kCanFold = true;
+    // |lo| <= ulp(m*log2e)/2 <= 1/4 below this: 2^lo stays a harmless common factor
+    // and t = x*log2e - hi keeps its relative rounding near the max. Degree 3
+    // (float16/bfloat16) computes the max's own term 2^lo to its slope error
+    // times lo (exp2_f32.hpp): |M| < 2^11 keeps |lo| <= 2^-13.
+    template <int DEG>
+    static constexpr float kFoldLimit = DEG == 3 ? 0x1p11f : 0x1p22f;
+    template <int DEG>
+    static bool foldable(float m) { return m < kFoldLimit<DEG> && m > -kFoldLimit<DEG>; }  // false for NaN
+    // 2^t, t = x*log2e + nh (FOLD, nh = -hi) or (x + nh)*log2e (nh = -M).
+    template <bool FOLD, bool ZERO, int DEG = 5>
+    static SIMDAX_INLINE R ex(R x, R nh) {
+        const R l2e = VF::set1(exp2f32::kLog2e);
+        return exp2_nonpos_f32<ZERO, DEG>(FOLD ? VF::fma(x, l2e, nh) : VF::mul(VF::add(x, nh), l2e));
+    }
+    // hi for a max m, and the factor that moves a sum from hi_old to hi_new.
+    template <bool FOLD>
+    static float hi_of(float m) { return FOLD ? m * exp2f32::kLog2e : m; }
+    template <bool FOLD>
+    static float rescale(float hi_old, float hi_new) {
+        const float t = FOLD ? hi_old - hi_new : (hi_old - hi_new) * exp2f32::kLog2e;
+        return VF::first(exp2_nonpos_f32<true>(VF::set1(t)));
+    }
+    // lo = m*log2e - hi exactly (FOLD), else 0; its natural-log weight.
+    template <bool FOLD>
+    static float lo_ln(float m, float hi) {
+        if (!FOLD) return 0.0f;
+        return std::fma(m, exp2f32::kLog2e, -hi) * 0x1.62e430p-1f;
+    }
+    static R log(R s) { return log_f32(s); }
+};
+
+template <> struct SmxMath<VD> {
+    using R = VD::R;
+    static constexpr bool kCanFold = false;
+    template <int DEG>
+    static bool foldable(double) { return false; }
+    template <bool FOLD, bool ZERO, int DEG = 5>
+    static SIMDAX_INLINE R ex(R x, R nh) { return exp_f64(VD::add(x, nh)); }
+    template <bool FOLD>
+    static double hi_of(double m) { return m; }
+    template <bool FOLD>
+    static double rescale(double hi_old, double hi_new) {
+        return VD::first(exp_f64(VD::set1(hi_old - hi_new)));
+    }
+    template <bool FOLD>
+    static double lo_ln(double, double) { return 0.0; }
+    static R log(R s) { return log_f64(s); }
+};
+
+// The exp degree of the passes of storage type T: 3 for float16/bfloat16
+// (kF3); for float32, Softmax divides by the sum (degree 5), LogSoftmax's
+// sum only enters through a log (kF4: an absolute 2.6e-6 there).
+template <class T, SoftmaxKind K>
+constexpr int kSumDeg = !std::is_same_v<T, typename Vec<T>::E> ? 3 : K == SoftmaxKind::log ? 4 : 5;
+
+// Four vectors of a sum pass: 2^t of x[i..i+4N) added into s0..s3; STORE
+// also writes them to y[i..] (y may be null otherwise: no offset is formed).
+template <class T, bool FOLD, bool STORE, int DEG>
+SIMDAX_INLINE void exp_add4(const T* x, T* y, size_t i, typename Vec<T>::R nh, typename Vec<T>::R& s0,
+                            typename Vec<T>::R& s1, typename Vec<T>::R& s2, typename Vec<T>::R& s3) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    constexpr bool Z = STORE;  // stored values are outputs: exp(-inf) must be 0
+    constexpr size_t N = V::N;
+    const R e0 = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
+    const R e1 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + N), nh);
+    const R e2 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + 2 * N), nh);
+    const R e3 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + 3 * N), nh);
+    if constexpr (STORE) {
+        V::store(y + i, e0);
+        V::store(y + i + N, e1);
+        V::store(y + i + 2 * N, e2);
+        V::store(y + i + 3 * N, e3);
+    }
+    s0 = V::add(s0, e0);
+    s1 = V::add(s1, e1);
+    s2 = V::add(s2, e2);
+    s3 = V::add(s3, e3);
+}
+
+// Sum of 2^t over a block (see SmxMath::ex); STORE also writes each 2^t to y.
+// Missing lanes of the tail read -inf: 2^t = 0 (or <= 2^-126 without
+// kExp2Exact, harmless in a sum >= ~1).
+template <class T, bool FOLD, bool STORE, int DEG = 5>
+inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename Vec<T>::R nh) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    constexpr bool Z = STORE;
+    constexpr size_t N = V::N;
+    R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero();
+    size_t i = 0;
+    if constexpr (RegsOf<V>::value < 32) {  // 16 registers: two vectors per step, no spills
+        for (; i + 2 * N <= n; i += 2 * N) {
+            const R e0 = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
+            if constexpr (STORE) V::store(y + i, e0);
+            s0 = V::add(s0, e0);
+            const R e1 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + N), nh);
+            if constexpr (STORE) V::store(y + i + N, e1);
+            s1 = V::add(s1, e1);
+        }
+    } else {
+        for (; i + 4 * N <= n; i += 4 * N) exp_add4<T, FOLD, STORE, DEG>(x, y, i, nh, s0, s1, s2, s3);
+    }
+    for (; i + N <= n; i += N) {
+        const R e = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
+        if constexpr (STORE) V::store(y + i, e);
+        s0 = V::add(s0, e);
+    }
+    if (i < n) {
+        const R e = MX::template ex<FOLD, Z, DEG>(V::loadn(x + i, n - i, V::set1(-__builtin_inf())), nh);
+        if constexpr (STORE) V::storen(y + i, e, n - i);
+        s1 = V::add(s1, e);
+    }
+    return V::add(V::add(s0, s1), V::add(s2, s3));
+}
+
+// A previous row's stored 2^t, scaled in the loop of this row's sums
+// (rows_long_softmax.hpp): p[q..end) *= f[its block], one step of 4N
+// elements per step of the loop (q a multiple of 4N: no step straddles a
+// block). q advances; the caller scales what is left.
+template <class E>
+struct ScaleRun {
+    E* p;
+    const E* f;
+    size_t q, end;
+};
+
+// fused_block_sum over x[0..n), and in the same loop the max of the next
+// block xm[0..nm) (returned in mout): the memory-bound reads of the next
+// block overlap the exp of this one. x may be a float copy (S = float) of a
+// float16/bfloat16 row; copy: where the next block's float values go.
+// SCALE: sc's run too.
+template <class S, bool FOLD, bool STORE, int DEG = 5, class T = S, bool SCALE = false>
+inline typename Vec<T>::R fused_block_sum_max(const S* x, S* y, size_t n, typename Vec<T>::R nh,
+                                              const T* xm, size_t nm, typename Vec<T>::E& mout,
+                                              typename Vec<T>::E* copy = nullptr,
+                                              ScaleRun<typename Vec<T>::E>* sc = nullptr) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    constexpr size_t N = V::N;
+    const R ninf = V::set1(E(-__builtin_inf()));
+    const size_t common = (n < nm ? n : nm) / (4 * N) * (4 * N);
+    R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero();
+    R m0 = ninf, m1 = ninf;
+    // Locals: the stores to y and p cannot alias them.
+    E* const sp = SCALE ? sc->p : nullptr;
+    const E* const sf = SCALE ? sc->f : nullptr;
+    size_t sq = SCALE ? sc->q : 0, ssteps = SCALE ? (sc->end - sc->q) / (4 * N) : 0;
+    for (size_t i = 0; i < common; i += 4 * N) {
+        R v[4];
+        load4(xm, i, copy, v);
+        m0 = V::max(V::max(m0, v[0]), v[2]);
+        m1 = V::max(V::max(m1, v[1]), v[3]);
+        exp_add4<S, FOLD, STORE, DEG>(x, y, i, nh, s0, s1, s2, s3);
+        if (SCALE && ssteps) {
+            E* const p = sp + sq;
+            const R f = V::set1(sf[sq / kSoftmaxBlock]);
+            SIMDAX_UNROLL for (size_t j = 0; j < 4; ++j) V::store(p + j * N, V::mul(V::load(p + j * N), f));
+            sq += 4 * N;
+            --ssteps;
+        }
+    }
+    if (SCALE) sc->q = sq;
+    R sum = V::add(V::add(s0, s1), V::add(s2, s3));
+    if (common < n)
+        sum = V::add(sum, fused_block_sum<S, FOLD, STORE, DEG>(x + common, STORE ? y + common : y, n - common, nh));
+    typename V::E m = V::hmax(V::max(m0, m1));
+    if (common < nm) {
+        const typename V::E r = block_max(xm + common, nm - common, copy ? copy + common : nullptr);
+        m = m > r ? m : r;  // a NaN of the rest is lost like block_max loses it
+    }
+    mout = m;
+    return sum;
+}
+
+// LogSoftmax output of one row given ls, the log of the true sum.
+template <class T>
+inline void log_softmax_row_out(const T* x, T* y, size_t n, typename Vec<T>::E m,
+                                typename Vec<T>::E ls, bool stream = false) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    const E c = m + ls;
+    // One rounded constant when |m + ls| < 16 (its rounding error <= 2^-20).
+    if (c < E(16) && c > E(-16)) {
+        const R vc = V::set1(c);
+        map(x, result_ptr(y), n, [vc](R v) { return V::sub(v, vc); }, stream);
+    } else {
+        const R vm = V::set1(m), vl = V::set1(ls);  // NaN rows come here
+        map(x, result_ptr(y), n, [vm, vl](R v) { return V::sub(V::sub(v, vm), vl); }, stream);
+    }
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -1,0 +1,90 @@
+// Short rows in batches: up to V::N rows whose float values fit in L1 (the
+// float16/bfloat16 ones converted once, by the max pass, into buf). Per
+// batch: the max of each row, the sums of 2^t, one vector log (LogSoftmax)
+// or reciprocal (Softmax) for all the batch's sums, then the outputs
+// (float16/bfloat16 Softmax: the sum pass keeps 2^t in buf, one exp per
+// element). Each
+// pass is a plain loop over a row, with no per-row bookkeeping between them.
+// A row whose max is not an ordinary number (NaN lost by max, +-inf,
+// |max| >= 2^22) is done on its own; a NaN the max lost reaches the sum.
+#pragma once
+
+#include <type_traits>
+
+#include "softmax/simd/one_row.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+template <class T, SoftmaxKind K, bool STORE>
+void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+                          bool stream) {
+    constexpr bool kLog = K == SoftmaxKind::log;
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    constexpr bool kBuf = !std::is_same_v<T, E>;
+    constexpr bool kBufExp = kBuf && !kLog;
+    constexpr int D = kSumDeg<T, K>;
+    constexpr size_t N = V::N;
+    size_t batch = kRowsL1Bytes / (n * sizeof(E));
+    batch = batch < 1 ? 1 : batch > N ? N : batch;
+    alignas(64) E buf[kBuf ? kRowsL1Bytes / sizeof(E) : 1];
+    alignas(64) E m[N], hi[N], cs[N];
+    bool alone[N];
+    for (size_t r0 = 0; r0 < rows; r0 += batch) {
+        const size_t b = rows - r0 < batch ? rows - r0 : batch;
+        for (size_t i = 0; i < b; ++i) {
+            m[i] = block_max(x + ptrdiff_t(r0 + i) * xrs, n, kBuf ? buf + i * n : nullptr);
+            alone[i] = !MX::template foldable<D>(m[i]);
+            hi[i] = MX::template hi_of<true>(m[i]);
+        }
+        auto src = [&](size_t i) -> const E* {
+            if constexpr (kBuf) return buf + i * n;
+            else return reinterpret_cast<const E*>(x + ptrdiff_t(r0 + i) * xrs);
+        };
+        for (size_t i = 0; i < b; ++i) {
+            cs[i] = E(1);
+            if (alone[i]) continue;
+            E* st = STORE ? reinterpret_cast<E*>(y + ptrdiff_t(r0 + i) * yrs) : kBufExp ? buf + i * n : nullptr;
+            cs[i] = V::hsum(fused_block_sum<E, true, STORE || kBufExp, D>(src(i), st, n, V::set1(-hi[i])));
+        }
+        for (size_t i = 0; i < b; i += N) {
+            const size_t c = b - i < N ? b - i : N;
+            const R v = V::loadn(cs + i, c, V::set1(E(1)));
+            V::storen(cs + i, kLog ? MX::log(v) : V::div(V::set1(E(1)), v), c);
+        }
+        for (size_t i = 0; i < b; ++i) {
+            const T* xr = x + ptrdiff_t(r0 + i) * xrs;
+            T* yr = y + ptrdiff_t(r0 + i) * yrs;
+            if (alone[i]) {
+                softmax_row_alone<T, K>(xr, yr, n, stream);
+                continue;
+            }
+            const E* sp = src(i);
+            auto ld = [sp](size_t j, size_t c) { return c == N ? V::load(sp + j) : V::loadn(sp + j, c, V::zero()); };
+            if constexpr (kLog) {
+                const E ls = cs[i] - MX::template lo_ln<true>(m[i], hi[i]);
+                const E c = m[i] + ls;
+                if (!(c < E(16) && c > E(-16))) {
+                    log_softmax_row_out(xr, yr, n, m[i], ls, stream);
+                    continue;
+                }
+                const R vc = V::set1(c);
+                store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) { return V::sub(ld(j, cnt), vc); });
+            } else if constexpr (STORE) {
+                scale_in_place(reinterpret_cast<E*>(yr), n, cs[i]);
+            } else if constexpr (kBufExp) {
+                const R vi = V::set1(cs[i]);
+                store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) { return V::mul(ld(j, cnt), vi); });
+            } else {
+                const R nh = V::set1(-hi[i]), vi = V::set1(cs[i]);
+                store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) {
+                    return V::mul(MX::template ex<true, true, D>(ld(j, cnt), nh), vi);
+                });
+            }
+        }
+    }
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
