@@ -118,6 +118,18 @@ simdax_status create(const Problem& p, simdax_operator** op) {
     return ok();
 }
 
+// Create from either kind of descriptor.
+template <class Desc>
+simdax_status validate_and_create(simdax_status (*validate_desc)(const Desc*, Problem*), const Desc* desc,
+                                  simdax_operator** op) {
+    if (!op) return fail(SIMDAX_ERROR_NULL_POINTER, "op: the result pointer is NULL");
+    *op = nullptr;
+    Problem p;
+    const simdax_status s = validate_desc(desc, &p);
+    if (s != SIMDAX_OK) return s;
+    return create(p, op);
+}
+
 simdax_status one_shot(simdax_operator_type type, const void* desc, const simdax_bindings& b) {
     if (!desc) return fail(SIMDAX_ERROR_NULL_POINTER, "desc: is NULL");
     const simdax_operator_desc d{type, desc};
@@ -145,23 +157,11 @@ size_t simdax_dtype_size(simdax_dtype dtype) {
 }
 
 simdax_status simdax_operator_create(const simdax_operator_desc* desc, simdax_operator** op) {
-    using namespace simdax;
-    if (!op) return fail(SIMDAX_ERROR_NULL_POINTER, "op: the result pointer is NULL");
-    *op = nullptr;
-    Problem p;
-    const simdax_status s = validate(desc, &p);
-    if (s != SIMDAX_OK) return s;
-    return create(p, op);
+    return simdax::validate_and_create(simdax::validate, desc, op);
 }
 
 simdax_status simdax_operator_create_from_info(const simdax_structure_header* info, simdax_operator** op) {
-    using namespace simdax;
-    if (!op) return fail(SIMDAX_ERROR_NULL_POINTER, "op: the result pointer is NULL");
-    *op = nullptr;
-    Problem p;
-    const simdax_status s = validate_info(info, &p);
-    if (s != SIMDAX_OK) return s;
-    return create(p, op);
+    return simdax::validate_and_create(simdax::validate_info, info, op);
 }
 
 simdax_status simdax_operator_execute_parallel(const simdax_operator* op,

@@ -46,15 +46,20 @@ struct Created {
     ~Created() { simdax_operator_destroy(op); }
 };
 
+// LogSoftmax, Softmax or Hardmax over one axis from its create-info structure.
+template <class Info>
+void create_axes_op(simdax_structure_type type, const simdax_tensor_desc& in, const simdax_tensor_desc& out,
+                    const uint32_t* axis, Created* c) {
+    const Info info{SIMDAX_HEADER(Info, type), {&in, &out, 1, axis}};
+    ASSERT_EQ(simdax_operator_create_from_info(&info.header, &c->op), SIMDAX_OK) << simdax_last_error();
+}
+
 TEST(TypedApi, LogSoftmaxFromInfoMatchesReference) {
     const int64_t sizes[2] = {6, 50};
     const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT32, 2, sizes, nullptr};
     const uint32_t axes[1] = {1};
-    const simdax_log_softmax_create_info info{
-        SIMDAX_HEADER(simdax_log_softmax_create_info, SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO),
-        {&t, &t, 1, axes}};
     Created c;
-    ASSERT_EQ(simdax_operator_create_from_info(&info.header, &c.op), SIMDAX_OK) << simdax_last_error();
+    create_axes_op<simdax_log_softmax_create_info>(SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO, t, t, axes, &c);
     EXPECT_EQ(simdax_operator_get_type(c.op), SIMDAX_OPERATOR_LOG_SOFTMAX);
     const std::vector<float> x = ramp(300, 0.25f);
     std::vector<float> y(300, -7.0f);
@@ -152,10 +157,8 @@ TEST(TypedApi, UndersizedBufferIsRefusedAndNothingWritten) {
     const int64_t sizes[2] = {int64_t(1) << 21, 1024};
     const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT32, 2, sizes, nullptr};
     const uint32_t axes[1] = {1};
-    const simdax_softmax_create_info info{
-        SIMDAX_HEADER(simdax_softmax_create_info, SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO), {&t, &t, 1, axes}};
     Created c;
-    ASSERT_EQ(simdax_operator_create_from_info(&info.header, &c.op), SIMDAX_OK) << simdax_last_error();
+    create_axes_op<simdax_softmax_create_info>(SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO, t, t, axes, &c);
     std::vector<float> x(64, 1.0f), y(64, 5.0f);
     EXPECT_EQ(run(c.op, {whole(x), whole(y)}), SIMDAX_ERROR_INVALID_ARGUMENT);
     EXPECT_NE(std::strstr(simdax_last_error(), "bindings.operands.input"), nullptr) << simdax_last_error();
@@ -164,10 +167,8 @@ TEST(TypedApi, UndersizedBufferIsRefusedAndNothingWritten) {
     std::vector<float> xs(2048, 1.0f), ys(2048, 5.0f);
     const int64_t small[2] = {2, 1024};
     const simdax_tensor_desc ts{SIMDAX_DTYPE_FLOAT32, 2, small, nullptr};
-    const simdax_softmax_create_info info2{
-        SIMDAX_HEADER(simdax_softmax_create_info, SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO), {&ts, &ts, 1, axes}};
     Created c2;
-    ASSERT_EQ(simdax_operator_create_from_info(&info2.header, &c2.op), SIMDAX_OK);
+    create_axes_op<simdax_softmax_create_info>(SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO, ts, ts, axes, &c2);
     simdax_buffer_binding out = whole(ys);
     out.size -= 1;
     EXPECT_EQ(run(c2.op, {whole(xs), out}), SIMDAX_ERROR_INVALID_ARGUMENT);
@@ -188,10 +189,8 @@ TEST(TypedApi, NegativeStridesAreCheckedAgainstTheOffset) {
     const simdax_tensor_desc in{SIMDAX_DTYPE_FLOAT32, 1, sizes, back};
     const simdax_tensor_desc out{SIMDAX_DTYPE_FLOAT32, 1, sizes, nullptr};
     const uint32_t axes[1] = {0};
-    const simdax_softmax_create_info info{
-        SIMDAX_HEADER(simdax_softmax_create_info, SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO), {&in, &out, 1, axes}};
     Created c;
-    ASSERT_EQ(simdax_operator_create_from_info(&info.header, &c.op), SIMDAX_OK);
+    create_axes_op<simdax_softmax_create_info>(SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO, in, out, axes, &c);
     const std::vector<float> x = ramp(100, 0.1f);
     std::vector<float> y(100);
     simdax_buffer_binding xb = whole(x);
@@ -209,10 +208,8 @@ TEST(TypedApi, UnstatedSizeAndOldEntriesKeepWorking) {
     const int64_t sizes[2] = {3, 40};
     const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT32, 2, sizes, nullptr};
     const uint32_t axes[1] = {1};
-    const simdax_hardmax_create_info info{
-        SIMDAX_HEADER(simdax_hardmax_create_info, SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO), {&t, &t, 1, axes}};
     Created c;
-    ASSERT_EQ(simdax_operator_create_from_info(&info.header, &c.op), SIMDAX_OK);
+    create_axes_op<simdax_hardmax_create_info>(SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO, t, t, axes, &c);
     const std::vector<float> x = ramp(120, 1.0f);
     std::vector<float> y1(120), y2(120);
     simdax_buffer_binding xb{const_cast<float*>(x.data()), 0, 0}, yb{y1.data(), 0, 0};
@@ -228,11 +225,8 @@ TEST(TypedApi, OverlapAndAlignmentRulesApply) {
     const int64_t sizes[1] = {16};
     const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT32, 1, sizes, nullptr};
     const uint32_t axes[1] = {0};
-    const simdax_log_softmax_create_info info{
-        SIMDAX_HEADER(simdax_log_softmax_create_info, SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO),
-        {&t, &t, 1, axes}};
     Created c;
-    ASSERT_EQ(simdax_operator_create_from_info(&info.header, &c.op), SIMDAX_OK);
+    create_axes_op<simdax_log_softmax_create_info>(SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO, t, t, axes, &c);
     std::vector<float> buf(40, 1.0f);
     const simdax_buffer_binding all{buf.data(), 0, buf.size() * sizeof(float)};
     simdax_buffer_binding out = all;
