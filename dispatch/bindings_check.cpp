@@ -4,7 +4,7 @@
 // element of view A starts at a + i*ga and every one of view B at b + j*gb
 // (ga, gb the gcds of their byte strides), so two starts differ by
 // (a - b) + k*g, g = gcd(ga, gb); with r = (a - b) mod g, no two elements
-// share a byte if r >= esize and g - r >= esize. This accepts interleaved
+// share a byte if r >= (B's element size) and g - r >= (A's). This accepts interleaved
 // views (even and odd elements, the real and imaginary halves of complex
 // pairs) and stays conservative otherwise: it never accepts an overlap.
 #include "bindings_check.hpp"
@@ -32,7 +32,7 @@ bool overlaps_output(const Plan& p, const void* a, int o, const void* y) {
     if (g == 0) return true;  // one element each, inside each other's range
     const uint64_t ua = uint64_t(pa), uy = uint64_t(py);
     const uint64_t r = ua >= uy ? (ua - uy) % g : (g - (uy - ua) % g) % g;
-    return r < p.esize || g - r < p.esize;
+    return r < p.esize_of[kY] || g - r < p.esize_of[o];
 }
 
 const char* const kOperandNames[kOperands] = {"input", "output", "scale", "bias"};
@@ -43,13 +43,12 @@ const char* const kOperandNames[kOperands] = {"input", "output", "scale", "bias"
 // Element sizes are powers of two: one mask over all addresses on the way
 // that every call takes, the naming only on the way that fails.
 int misaligned_operand(const Plan& p, const BoundOperands& b) {
-    const uintptr_t mask = p.esize - 1;
     uintptr_t any = 0;
     for (int o = 0; o < kOperands; ++o)
-        if (p.has_operand[o]) any |= reinterpret_cast<uintptr_t>(b.at[o]);
-    if ((any & mask) == 0) return -1;
+        if (p.has_operand[o]) any |= reinterpret_cast<uintptr_t>(b.at[o]) & (p.esize_of[o] - 1);
+    if (any == 0) return -1;
     for (int o = 0; o < kOperands; ++o)
-        if (p.has_operand[o] && (reinterpret_cast<uintptr_t>(b.at[o]) & mask)) return o;
+        if (p.has_operand[o] && (reinterpret_cast<uintptr_t>(b.at[o]) & (p.esize_of[o] - 1))) return o;
     return -1;
 }
 
@@ -105,7 +104,7 @@ __attribute__((noinline, cold)) simdax_status check_in_full(const Plan& p, const
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
                     "%s%s: address is not a multiple of the element size (%zu bytes); buffers "
                     "need their element type's alignment",
-                    where, kOperandNames[bad], p.esize);
+                    where, kOperandNames[bad], p.esize_of[bad]);
     if (overlaps_output(p, b.at[kX], kX, b.at[kY])) {
         if (!p.in_place_op)
             return fail(SIMDAX_ERROR_OVERLAP,

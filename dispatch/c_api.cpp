@@ -9,6 +9,7 @@
 #include "bindings_check.hpp"
 #include "error.hpp"
 #include "log_callback.hpp"
+#include "one_shot.hpp"
 #include "problem.hpp"
 #include "tables.hpp"
 #include "verbose.hpp"
@@ -130,6 +131,9 @@ simdax_status validate_and_create(simdax_status (*validate_desc)(const Desc*, Pr
     return create(p, op);
 }
 
+
+}  // namespace
+
 simdax_status one_shot(simdax_operator_type type, const void* desc, const simdax_bindings& b) {
     if (!desc) return fail(SIMDAX_ERROR_NULL_POINTER, "desc: is NULL");
     const simdax_operator_desc d{type, desc};
@@ -141,7 +145,6 @@ simdax_status one_shot(simdax_operator_type type, const void* desc, const simdax
     return s;
 }
 
-}  // namespace
 }  // namespace simdax
 
 extern "C" {

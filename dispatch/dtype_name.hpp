@@ -1,6 +1,7 @@
 // Spelling of a dtype in messages and the verbose line ("float16").
 #pragma once
 
+#include "kernel_types.hpp"
 #include "simdax/simdax.h"
 
 namespace simdax {
@@ -14,6 +15,16 @@ inline const char* dtype_name(simdax_dtype d) {
         case SIMDAX_DTYPE_FLOAT64: return "float64";
     }
     return "unknown";
+}
+
+inline simdax_dtype public_dtype(DType d) {
+    switch (d) {
+        case DType::f32: return SIMDAX_DTYPE_FLOAT32;
+        case DType::f16: return SIMDAX_DTYPE_FLOAT16;
+        case DType::bf16: return SIMDAX_DTYPE_BFLOAT16;
+        case DType::f64: return SIMDAX_DTYPE_FLOAT64;
+    }
+    return simdax_dtype(0);
 }
 
 }  // namespace simdax

@@ -30,7 +30,7 @@ public:
 
     template <class F>
     void visit(int64_t p0, int64_t p1, bool /*store*/, F f) const {
-        const int64_t e = int64_t(p_.esize), run = p_.run;
+        const int64_t run = p_.run;
         Odometer w(p_.segments, p0 / run);
         int64_t i = p0 % run;
         while (p0 < p1) {
@@ -38,7 +38,7 @@ public:
             Piece pc{};
             for (int o = 0; o < kOperands; ++o) {
                 if (o >= 2 && !(is_extra(Extra, o) && p_.has_operand[o])) continue;
-                pc.at[o] = b_.at[o] + (off_[o] + w.off[o] + i * p_.run_stride[o]) * e;
+                pc.at[o] = b_.at[o] + (off_[o] + w.off[o] + i * p_.run_stride[o]) * int64_t(p_.esize_of[o]);
                 pc.stride[o] = p_.run_stride[o];
             }
             pc.n = size_t(n);
@@ -59,7 +59,8 @@ private:
 // General form: the group walked by an odometer over p.inner, through
 // stack tiles (gather, compute, scatter). Stretches that are contiguous along
 // the innermost dim move with memcpy. A range that fits one tile stays
-// loaded between the reduce and the output pass (one gather, not two).
+// loaded between the reduce and the output pass (one gather, not two). E:
+// the largest element size of the plan's operands.
 template <size_t E, unsigned Extra>
 class TiledPieces {
 public:
@@ -109,20 +110,21 @@ private:
     // Copies n elements of operand o between memory and its tile (to memory
     // when scatter), advancing the walk.
     void move(int o, Odometer* w, size_t n, bool scatter) {
-        char* base = b_.at[o] + off_[o] * int64_t(E);
+        const size_t e = p_.esize_of[o];
+        char* base = b_.at[o] + off_[o] * int64_t(e);
         char* tile = tile_[o];
         const int last = p_.inner.n - 1;
         const int64_t step = last >= 0 ? p_.inner.stride[o][last] : 1;
         for (size_t i = 0; i < n;) {
             const size_t m = size_t(std::min<int64_t>(w->inner_left(), int64_t(n - i)));
-            char* mem = base + w->off[o] * int64_t(E);
+            char* mem = base + w->off[o] * int64_t(e);
             if (step == 1) {
-                if (scatter) std::memcpy(mem, tile + i * E, m * E);
-                else std::memcpy(tile + i * E, mem, m * E);
+                if (scatter) std::memcpy(mem, tile + i * e, m * e);
+                else std::memcpy(tile + i * e, mem, m * e);
             } else {
-                for (size_t j = 0; j < m; ++j, mem += step * int64_t(E)) {
-                    if (scatter) std::memcpy(mem, tile + (i + j) * E, E);
-                    else std::memcpy(tile + (i + j) * E, mem, E);
+                for (size_t j = 0; j < m; ++j, mem += step * int64_t(e)) {
+                    if (scatter) std::memcpy(mem, tile + (i + j) * e, e);
+                    else std::memcpy(tile + (i + j) * e, mem, e);
                 }
             }
             w->advance_inner(int64_t(m));

@@ -47,7 +47,10 @@ struct Plan {
     simdax_operator_type type;
     const OperatorDef* def;
     DType dtype;
-    size_t esize;
+    size_t esize;                 // the input's element size (its kernels' dtype)
+    size_t esize_of[kOperands];   // each operand's (0: absent)
+    DType dtypes[kOperands];      // each operand's
+    size_t tile_esize;            // the largest: stack tiles hold that many bytes per element
     simdax_isa isa;
     DtypeKernels k;  // copied: execute does no table look-up
     Form form;

@@ -63,10 +63,10 @@ Span span(const Problem& p, int o, size_t esize) {
 }
 
 // What execute's overlap rule reads of the spans (bindings_check.cpp).
-void set_overlap_facts(const Problem& p, size_t esize, Plan* plan) {
+void set_overlap_facts(const Problem& p, Plan* plan) {
     Span s[kOperands];
     for (int o = 0; o < kOperands; ++o)
-        if (p.has[o]) s[o] = span(p, o, esize);
+        if (p.has[o]) s[o] = span(p, o, plan->esize_of[o]);
     for (int o = 0; o < kOperands; ++o) {
         plan->span_lo[o] = s[o].lo;
         plan->span_hi[o] = s[o].hi;
@@ -80,7 +80,14 @@ void choose_form(const Problem& p, Plan* plan) {
     plan->type = p.type;
     plan->def = p.def;
     plan->dtype = p.dtype;
-    plan->esize = p.dtype == DType::f32 ? 4 : p.dtype == DType::f64 ? 8 : 2;
+    const auto size_of = [](DType d) -> size_t { return d == DType::f32 ? 4 : d == DType::f64 ? 8 : 2; };
+    plan->esize = size_of(p.dtype);
+    plan->tile_esize = 0;
+    for (int o = 0; o < kOperands; ++o) {
+        plan->esize_of[o] = p.has[o] ? size_of(p.dtypes[o]) : 0;
+        plan->dtypes[o] = p.dtypes[o];
+        plan->tile_esize = std::max(plan->tile_esize, plan->esize_of[o]);
+    }
     plan->act = p.act;
     plan->vn = p.vn;
     for (int o = 0; o < kOperands; ++o) plan->has_operand[o] = p.has[o];
@@ -94,7 +101,7 @@ void choose_form(const Problem& p, Plan* plan) {
     }
     int64_t total = 1;
     for (uint32_t d = 0; d < p.rank; ++d) total *= p.sizes[d];
-    set_overlap_facts(p, plan->esize, plan);
+    set_overlap_facts(p, plan);
     plan->in_place_op = p.in_place_ok;
     plan->same_xy_strides = std::equal(p.strides[kX], p.strides[kX] + p.rank, p.strides[kY]);
     plan->total = total;

@@ -33,7 +33,6 @@ template <class Op>
 void run_interleaved_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
     const int64_t groups = count(p.outer), segs = count(p.segments);
     const int64_t units = (groups + kGroupBlock - 1) / kGroupBlock;
-    const int64_t e = int64_t(p.esize);
     run_units(par, size_t(units), [&](size_t u) {
         const int64_t g0 = int64_t(u) * kGroupBlock, nb = std::min(kGroupBlock, groups - g0);
         int64_t off[kGroupBlock][kOperands];
@@ -46,7 +45,7 @@ void run_interleaved_groups(const Plan& p, const Buffers& b, const simdax_parall
             Piece c{};
             for (int o = 0; o < kOperands; ++o) {
                 if (o >= 2 && !(is_extra(Op::kExtra, o) && p.has_operand[o])) continue;
-                c.at[o] = b.at[o] + (off[i][o] + w.off[o]) * e;
+                c.at[o] = b.at[o] + (off[i][o] + w.off[o]) * int64_t(p.esize_of[o]);
                 c.stride[o] = p.run_stride[o];
             }
             c.n = size_t(p.run);

@@ -29,14 +29,15 @@ void run_cols(const Plan& p, const Buffers& b, const simdax_parallel* par) {
     // fit (kStreamBytes together), plain stores leave y in L2 and are faster.
     const int64_t cores = par ? std::min<int64_t>(par->thread_count, units) : 1;
     const bool stream = b.at[kX] != b.at[kY] &&
-                        uint64_t(2 * p.total) * p.esize / uint64_t(cores) >= kernels::kStreamBytes;
+                        uint64_t(p.total) * (p.esize_of[kX] + p.esize_of[kY]) / uint64_t(cores) >=
+                            kernels::kStreamBytes;
     run_units(par, size_t(units), [&](size_t u) {
         int64_t off[kOperands];
         group_offsets(p, int64_t(u) / blocks, off);
-        const int64_t l0 = (int64_t(u) % blocks) * p.lane_block, e = int64_t(p.esize);
+        const int64_t l0 = (int64_t(u) % blocks) * p.lane_block;
         char* at[kOperands];
         for (int o = 0; o < kOperands; ++o)
-            at[o] = p.has_operand[o] ? b.at[o] + (off[o] + l0 * p.lane_stride[o]) * e : nullptr;
+            at[o] = p.has_operand[o] ? b.at[o] + (off[o] + l0 * p.lane_stride[o]) * int64_t(p.esize_of[o]) : nullptr;
         const size_t r = size_t(p.inner.size[0]), k = size_t(std::min(p.lane_block, p.lanes - l0));
         Op::cols(p, at, r, k, stream);
     });
@@ -46,7 +47,7 @@ void run_cols(const Plan& p, const Buffers& b, const simdax_parallel* par) {
 // kept dim go in one call with its stride.
 template <class Op>
 void run_fused_rows(const Plan& p, const Buffers& b, const simdax_parallel* par) {
-    const int64_t rows = count(p.outer), n = p.run, e = int64_t(p.esize);
+    const int64_t rows = count(p.outer), n = p.run;
     const int64_t per_unit = std::max<int64_t>(1, (int64_t(1) << 14) / n);
     const int last = p.outer.n - 1;
     ptrdiff_t rs[kOperands];
@@ -61,7 +62,8 @@ void run_fused_rows(const Plan& p, const Buffers& b, const simdax_parallel* par)
         while (r < end) {
             const int64_t m = std::min(w.inner_left(), end - r);
             char* at[kOperands];
-            for (int o = 0; o < kOperands; ++o) at[o] = p.has_operand[o] ? b.at[o] + w.off[o] * e : nullptr;
+            for (int o = 0; o < kOperands; ++o)
+                at[o] = p.has_operand[o] ? b.at[o] + w.off[o] * int64_t(p.esize_of[o]) : nullptr;
             Op::rows(p, at, size_t(m), rs);
             w.advance_inner(m);
             r += m;
@@ -78,7 +80,7 @@ constexpr int64_t kLaneBlock = 512;
 template <class Op>
 void run_lane_groups(const Plan& p, const Buffers& b, const simdax_parallel* par) {
     const int last = p.outer.n - 1;
-    const int64_t width = p.outer.size[last], run = p.run, e = int64_t(p.esize);
+    const int64_t width = p.outer.size[last], run = p.run;
     const int64_t per_block = std::max<int64_t>(1, kLaneBlock / run);
     const int64_t blocks = (width + per_block - 1) / per_block;
     const size_t r = size_t(p.segments.size[0]);
@@ -88,7 +90,7 @@ void run_lane_groups(const Plan& p, const Buffers& b, const simdax_parallel* par
         const int64_t groups = std::min(per_block, width - first);
         int64_t off[kOperands];
         group_offsets(p, int64_t(u) / blocks * width + first, off);
-        Op::lane_block(p, b.at[kX] + off[kX] * e, b.at[kY] + off[kY] * e, r, size_t(groups * run), xrs,
+        Op::lane_block(p, b.at[kX] + off[kX] * int64_t(p.esize_of[kX]), b.at[kY] + off[kY] * int64_t(p.esize_of[kY]), r, size_t(groups * run), xrs,
                        yrs, size_t(run));
     });
 }
@@ -114,7 +116,7 @@ void run_plan(const Plan& p, const Buffers& b, const simdax_parallel* par) {
                 if (p.fused_rows) return run_fused_rows<Op>(p, b, par);
             return run_groups<Op, RowPieces<Op::kExtra>>(p, b, par);
         case Form::general:
-            switch (p.esize) {
+            switch (p.tile_esize) {
                 case 2: return run_groups<Op, TiledPieces<2, Op::kExtra>>(p, b, par);
                 case 4: return run_groups<Op, TiledPieces<4, Op::kExtra>>(p, b, par);
                 default: return run_groups<Op, TiledPieces<8, Op::kExtra>>(p, b, par);

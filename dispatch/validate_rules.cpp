@@ -128,6 +128,13 @@ simdax_status check_same(const char* name, const simdax_tensor_desc* t,
                          const simdax_tensor_desc* in) {
     const simdax_status s = check_dtype_rank(name, t, in);
     if (s != SIMDAX_OK) return s;
+    return check_shape(name, t, in);
+}
+
+simdax_status check_shape(const char* name, const simdax_tensor_desc* t, const simdax_tensor_desc* in) {
+    if (t->rank != in->rank)
+        return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "%s.rank: %u differs from input.rank %u", name, t->rank,
+                    in->rank);
     for (uint32_t d = 0; d < in->rank; ++d)
         if (t->sizes[d] != in->sizes[d])
             return fail(SIMDAX_ERROR_SHAPE_MISMATCH,
@@ -136,13 +143,16 @@ simdax_status check_same(const char* name, const simdax_tensor_desc* t,
     return SIMDAX_OK;
 }
 
-simdax_status check_input_output(const simdax_tensor_desc* in, const simdax_tensor_desc* out,
-                                 Problem* p) {
+simdax_status check_input_output(const simdax_tensor_desc* in, const simdax_tensor_desc* out, Problem* p,
+                                 bool same_dtype) {
     simdax_status s;
     if ((s = check_tensor("input", in, false, p->strides[kX])) != SIMDAX_OK) return s;
     if ((s = check_tensor("output", out, true, p->strides[kY])) != SIMDAX_OK) return s;
-    if ((s = check_same("output", out, in)) != SIMDAX_OK) return s;
+    if ((s = same_dtype ? check_same("output", out, in) : check_shape("output", out, in)) != SIMDAX_OK)
+        return s;
     dtype_of(in->dtype, &p->dtype);
+    dtype_of(out->dtype, &p->dtypes[kY]);
+    p->dtypes[kX] = p->dtype;
     p->rank = in->rank;
     std::copy(in->sizes, in->sizes + in->rank, p->sizes);
     p->has[kX] = p->has[kY] = true;
@@ -214,6 +224,7 @@ simdax_status check_broadcast(const char* name, const simdax_tensor_desc* t,
         p->strides[which][d] = 0;
     }
     p->has[which] = true;
+    dtype_of(t->dtype, &p->dtypes[which]);
     return SIMDAX_OK;
 }
 

@@ -14,12 +14,15 @@ simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool i
 // t has the input's dtype and rank.
 simdax_status check_dtype_rank(const char* name, const simdax_tensor_desc* t,
                                const simdax_tensor_desc* in);
+// t has the input's rank and sizes.
+simdax_status check_shape(const char* name, const simdax_tensor_desc* t, const simdax_tensor_desc* in);
 // t has the input's dtype, rank and sizes.
 simdax_status check_same(const char* name, const simdax_tensor_desc* t,
                          const simdax_tensor_desc* in);
-// The input and an output of its shape: sets dtype, rank, sizes, kX, kY.
-simdax_status check_input_output(const simdax_tensor_desc* in, const simdax_tensor_desc* out,
-                                 Problem* p);
+// The input and an output of its shape (and dtype, unless !same_dtype):
+// sets the dtypes, rank, sizes, kX, kY.
+simdax_status check_input_output(const simdax_tensor_desc* in, const simdax_tensor_desc* out, Problem* p,
+                                 bool same_dtype = true);
 // A non-empty set of distinct axes below the rank: sets p->reduced.
 simdax_status check_axes(uint32_t count, const uint32_t* axes, Problem* p);
 simdax_status check_finite(const char* name, float v);

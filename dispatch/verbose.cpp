@@ -22,15 +22,6 @@ int level_from_env() {
     return n > 2 ? 2 : int(n);
 }
 
-simdax_dtype public_dtype(DType d) {
-    switch (d) {
-        case DType::f32: return SIMDAX_DTYPE_FLOAT32;
-        case DType::f16: return SIMDAX_DTYPE_FLOAT16;
-        case DType::bf16: return SIMDAX_DTYPE_BFLOAT16;
-        case DType::f64: return SIMDAX_DTYPE_FLOAT64;
-    }
-    return simdax_dtype(0);
-}
 
 const char* form_name(Form f) {
     switch (f) {

@@ -4,7 +4,7 @@
 
 #define SIMDAX_OPERATORS(X)                                                                       \
     X(kLogSoftmaxOperator) X(kSoftmaxOperator) X(kHardmaxOperator) X(kMvnOperator) X(kMvnExOperator) \
-    X(kHardSigmoidOperator) X(kActivationOperator)
+    X(kHardSigmoidOperator) X(kActivationOperator) X(kCastOperator)
 
 namespace simdax {
 

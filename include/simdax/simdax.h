@@ -174,7 +174,8 @@ typedef enum simdax_operator_type {
     SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION = 4, /* simdax_mvn_desc */
     SIMDAX_OPERATOR_HARD_SIGMOID = 5, /* simdax_hard_sigmoid_desc */
     SIMDAX_OPERATOR_ACTIVATION = 6,   /* simdax_activation_op_desc */
-    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX = 7 /* simdax_mvn_ex_desc */
+    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX = 7, /* simdax_mvn_ex_desc */
+    SIMDAX_OPERATOR_CAST = 8          /* simdax_cast_desc */
 } simdax_operator_type;
 
 /* LogSoftmax / Softmax / Hardmax over a set of axes (DML_ACTIVATION_*1).
@@ -239,6 +240,17 @@ typedef struct simdax_activation_op_desc {
     const simdax_tensor_desc* output;
     simdax_activation_desc activation;
 } simdax_activation_op_desc;
+
+/* Cast (ONNX Cast, DML_OPERATOR_CAST) between any two of float32, float16,
+ * bfloat16 and float64 (vectorized among the first three): each element
+ * converted to the output's dtype, rounded once to nearest even; NaN stays
+ * NaN (quiet), a value beyond the output type's range becomes an infinity
+ * of its sign. Same sizes; strides free. In place only when both dtypes are
+ * the same (then the output must be exactly the input). */
+typedef struct simdax_cast_desc {
+    const simdax_tensor_desc* input;
+    const simdax_tensor_desc* output;
+} simdax_cast_desc;
 
 /* The generic descriptor, as DML_OPERATOR_DESC: desc points at the struct
  * named beside the type. */
@@ -345,6 +357,7 @@ typedef enum simdax_structure_type {
     SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO = 4,         /* simdax_mvn_create_info */
     SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO = 5, /* simdax_hard_sigmoid_create_info */
     SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO = 6,  /* simdax_activation_create_info */
+    SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO = 7,        /* simdax_cast_create_info */
     SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS = 100       /* simdax_operand_bindings */
 } simdax_structure_type;
 
@@ -383,6 +396,11 @@ typedef struct simdax_activation_create_info {
     simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO */
     simdax_activation_op_desc desc;
 } simdax_activation_create_info;
+
+typedef struct simdax_cast_create_info {
+    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO */
+    simdax_cast_desc desc;
+} simdax_cast_create_info;
 
 /* As simdax_operator_create, from a create-info structure (its header's
  * address). SIMDAX_ERROR_INVALID_ARGUMENT for a header that names no
@@ -451,6 +469,7 @@ SIMDAX_API simdax_status simdax_hard_sigmoid(const simdax_hard_sigmoid_desc* des
                                              const void* input, void* output);
 SIMDAX_API simdax_status simdax_activation(const simdax_activation_op_desc* desc,
                                            const void* input, void* output);
+SIMDAX_API simdax_status simdax_cast(const simdax_cast_desc* desc, const void* input, void* output);
 
 /* -------------------------------------------------------------------- ISA */
 typedef enum simdax_isa {

@@ -216,6 +216,10 @@ inline Tolerance tolerance_for(simdax_operator_type op, simdax_dtype dt,
         t.exact = true;
         return t;
     }
+    if (op == SIMDAX_OPERATOR_CAST) {  // the input's value rounded once to the output's type
+        t.atol = t.rtol = 0;
+        return t;
+    }
     if (dt == SIMDAX_DTYPE_FLOAT64) {
         t.atol = t.rtol = 1e-12;
         return t;

@@ -52,6 +52,7 @@ const char* op_name(simdax_operator_type op) {
         case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX: return "MVN";
         case SIMDAX_OPERATOR_HARD_SIGMOID: return "HardSigmoid";
         case SIMDAX_OPERATOR_ACTIVATION: return "Activation";
+        case SIMDAX_OPERATOR_CAST: return "Cast";
     }
     return "unknown-op";
 }
@@ -129,6 +130,10 @@ const simdax_operator_desc* build_desc(const OpSpec& spec, const Operands& io, D
             st->act = {&st->x, &st->y, spec.activation};
             st->op.desc = &st->act;
             break;
+        case SIMDAX_OPERATOR_CAST:
+            st->cast = {&st->x, &st->y};
+            st->op.desc = &st->cast;
+            break;
     }
     return &st->op;
 }
@@ -151,6 +156,7 @@ simdax_status execute(const OpSpec& spec, Operands& io, bool one_shot, std::stri
                 break;
             case SIMDAX_OPERATOR_HARD_SIGMOID: s = simdax_hard_sigmoid(&st.hs, io.x.data(), io.y.data()); break;
             case SIMDAX_OPERATOR_ACTIVATION: s = simdax_activation(&st.act, io.x.data(), io.y.data()); break;
+            case SIMDAX_OPERATOR_CAST: s = simdax_cast(&st.cast, io.x.data(), io.y.data()); break;
             default: s = SIMDAX_ERROR_INVALID_ARGUMENT;
         }
     } else {
@@ -201,6 +207,11 @@ std::vector<double> reference_values(const OpSpec& spec, const Operands& io,
         }
         case SIMDAX_OPERATOR_HARD_SIGMOID: return ref_hard_sigmoid_op(x, spec.alpha, spec.beta);
         case SIMDAX_OPERATOR_ACTIVATION: return ref_activation_op(x, spec.activation);
+        case SIMDAX_OPERATOR_CAST: {  // exact: the input's value rounded once to the output's type
+            std::vector<double> v = ref_activation_op(x, simdax_activation_desc{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0});
+            for (double& e : v) e = round_to_dtype(e, io.y.dtype());
+            return v;
+        }
     }
     return {};
 }

@@ -54,6 +54,7 @@ struct DescStorage {
     simdax_mvn_ex_desc mvn_ex{};
     simdax_hard_sigmoid_desc hs{};
     simdax_activation_op_desc act{};
+    simdax_cast_desc cast{};
     simdax_operator_desc op{};
 };
 // The operator type the spec creates (MVN: plain or _EX).

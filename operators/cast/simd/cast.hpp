@@ -1,0 +1,43 @@
+// Cast's kernels over the vector layer: float32, float16 and bfloat16 share
+// the float compute register, so a cast among them is a load of one storage
+// type and a store of the other. To and from float64, element by element:
+// widening is exact, narrowing rounds once (kernels/round_to_odd.hpp).
+#pragma once
+
+#include <type_traits>
+
+#include "round_to_odd.hpp"
+#include "simd/vec.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+template <class T, class U>
+void cast_run(const T* x, U* y, size_t n) {
+    using VU = Vec<U>;
+    if constexpr (std::is_same_v<U, double>) {
+        for (size_t i = 0; i < n; ++i) y[i] = double(to_e(x[i]));
+    } else if constexpr (std::is_same_v<T, double>) {
+        for (size_t i = 0; i < n; ++i)
+            VU::storen(y + i, VU::set1(std::is_same_v<U, float> ? float(x[i]) : round_to_odd(x[i])), 1);
+    } else {
+        using VT = Vec<T>;
+        static_assert(std::is_same_v<typename VT::R, typename VU::R>, "one compute register");
+        size_t i = 0;
+        for (; i + VT::N <= n; i += VT::N) VU::store(y + i, VT::load(x + i));
+        if (i < n) VU::storen(y + i, VT::loadn(x + i, n - i, VT::set1(0.0f)), n - i);
+    }
+}
+
+#define SIMDAX_CAST_KERNEL(name, U)                                      \
+    template <class T>                                                   \
+    void name(const void* x, void* y, size_t n) {                        \
+        const VecScope scope;                                            \
+        cast_run(static_cast<const T*>(x), static_cast<U*>(y), n);       \
+    }
+SIMDAX_CAST_KERNEL(cast_to_f32, float)
+SIMDAX_CAST_KERNEL(cast_to_f16, F16)
+SIMDAX_CAST_KERNEL(cast_to_bf16, BF16)
+SIMDAX_CAST_KERNEL(cast_to_f64, double)
+#undef SIMDAX_CAST_KERNEL
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
