@@ -48,7 +48,9 @@ ctest --test-dir "$root/build-asan" -L quick --output-on-failure -j "$jobs"
 configure_build "$root/build-tsan" -DSIMDAX_SANITIZE=thread -DSIMDAX_BUILD_BENCH=OFF
 stage "tsan"
 # Every ISA's name, as the library lists them (`simdax info`).
-for isa in $("$root/build/tools/simdax" info | awk '$2 == "compiled" {print $1}'); do
+isas=$("$root/build/tools/simdax" info | awk '$2 == "compiled" {print $1}')
+[ -n "$isas" ] || { echo "tsan: simdax info listed no ISA"; exit 1; }
+for isa in $isas; do
   rc=0
   SIMDAX_MAX_ISA=$isa TSAN_OPTIONS=halt_on_error=1 setarch "$(uname -m)" -R \
     "$root/build-tsan/tests/simdax_tests" --gtest_filter='*Concurrency*' \
