@@ -1,5 +1,5 @@
 // Where the timing tools put the buffers they time: the bench (bench_data.cpp)
-// and simdax_lib_ab (tools/lib_ab), which links no libsimdax, so header-only.
+// and simdax_lib_ab (bench/lib_ab), which links no libsimdax, so header-only.
 #pragma once
 
 #include <sys/mman.h>

@@ -1,28 +1,28 @@
-# The ISA table: one row per ISA — name|CPU family|compile flags (comma-separated).
-# The name is the one identifier used everywhere (file suffix, namespace,
-# SIMDAX_MAX_ISA value, test and benchmark names).
-# To add an ISA: a row here, an enum value in include/simdax/simdax.h and
-# dispatch/isa.cpp, a detection predicate in dispatch/cpu_features.cpp,
-# and kernels/<isa>/.
-set(SIMDAX_ISA_ROWS
-  "scalar|any|"
-  "avx2|x86|-mavx2,-mfma,-mf16c"
-  "avx512|x86|-mavx2,-mfma,-mf16c,-mavx512f,-mavx512cd,-mavx512bw,-mavx512dq,-mavx512vl"
-  "avx512fp16|x86|-mavx2,-mfma,-mf16c,-mavx512f,-mavx512cd,-mavx512bw,-mavx512dq,-mavx512vl,-mavx512fp16,-mavx512bf16"
-  "neon|aarch64|"
-  "neonfp16|aarch64|-march=armv8.2-a+fp16"
-)
+# The ISAs, read from the one ISA table, dispatch/isa/isa_list.hpp (a row:
+# X(ENUM, name, PARENT, family, "flags")); see that file to add an ISA.
+#   SIMDAX_ALL_ISAS       every ISA name, in simdax_isa order
+#   SIMDAX_ISAS           the ISAs this build compiles in (those with sources in
+#                         kernels/<isa>/ and a matching CPU family, and not
+#                         switched off with SIMDAX_ENABLE_<ENUM>=OFF)
+#   SIMDAX_ISA_FLAGS_<isa> the compile flags of kernels/<isa>/
+set(_isa_table ${PROJECT_SOURCE_DIR}/dispatch/isa/isa_list.hpp)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_isa_table})
+set(_isa_row_regex "X\\(([A-Z0-9]+), *([a-z0-9]+), *([A-Z0-9]+), *([a-z0-9]+), *\"([^\"]*)\"\\)")
+file(READ ${_isa_table} _isa_text)
+string(REGEX MATCHALL "${_isa_row_regex}" _isa_rows "${_isa_text}")
+if(NOT _isa_rows)
+  message(FATAL_ERROR "${_isa_table}: no ISA rows found")
+endif()
 
-# SIMDAX_ISAS: the ISAs this build compiles in (those with sources in
-# kernels/<isa>/ and a matching CPU family, and not switched off).
+set(SIMDAX_ALL_ISAS)
 set(SIMDAX_ISAS)
-foreach(row IN LISTS SIMDAX_ISA_ROWS)
-  string(REPLACE "|" ";" fields "${row}")
-  list(GET fields 0 isa)
-  list(GET fields 1 family)
-  list(GET fields 2 flags)
-  string(REPLACE "," ";" flags "${flags}")
-  string(TOUPPER "${isa}" ISA)
+foreach(row IN LISTS _isa_rows)
+  string(REGEX MATCH "${_isa_row_regex}" _ "${row}")
+  set(ISA ${CMAKE_MATCH_1})
+  set(isa ${CMAKE_MATCH_2})
+  set(family ${CMAKE_MATCH_4})
+  separate_arguments(flags UNIX_COMMAND "${CMAKE_MATCH_5}")
+  list(APPEND SIMDAX_ALL_ISAS ${isa})
   option(SIMDAX_ENABLE_${ISA} "Compile the ${isa} kernels" ON)
   file(GLOB isa_sources ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${isa}/*.cpp)
   if(NOT SIMDAX_ENABLE_${ISA} OR NOT isa_sources)

@@ -6,7 +6,7 @@
 // into calls of these, so an ISA only has to make these fast.
 //
 // Every ISA provides a `const IsaKernels` table; an entry left nullptr is
-// inherited from the parent ISA (dispatch/tables.cpp). Every composed table
+// inherited from the parent ISA (dispatch/isa/tables.cpp). Every composed table
 // is complete: each slot of every dtype is filled.
 #pragma once
 
@@ -26,7 +26,7 @@ struct DtypeKernels {
 #undef SIMDAX_SLOT_MEMBER
 
 // What the kernels of an ISA need to know of the CPU beyond its ISA
-// (dispatch/cpu_features.cpp decodes it).
+// (dispatch/isa/cpu_features.cpp decodes it).
 struct CpuFacts {
     // map() (kernels/simd/map.hpp) spreads its non-temporal stores over four
     // pages at once: true on Intel, where that covers more memory latency;

@@ -29,3 +29,8 @@ const OperatorDef* operator_def_for_info(simdax_structure_type type) {
 }
 
 }  // namespace simdax
+
+extern "C" const char* simdax_operator_name(simdax_operator_type type) {
+    const simdax::OperatorDef* def = simdax::operator_def(type);
+    return def ? def->name : nullptr;
+}

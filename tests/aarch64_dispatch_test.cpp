@@ -1,7 +1,7 @@
 // aarch64 dispatch: the neonfp16 kernels (compiled with
 // -march=armv8.2-a+fp16) are selected exactly when the CPU reports FP16
 // arithmetic, read here straight from HWCAP (independent of
-// dispatch/cpu_features.cpp). The float16 operators whose entries neonfp16
+// dispatch/isa/cpu_features.cpp). The float16 operators whose entries neonfp16
 // overrides run in float16_native_test.cpp: on a CPU without FP16 (qemu
 // -cpu cortex-a53) an FP16 instruction there would raise SIGILL.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // LogSoftmax/Softmax groups of short runs side by side ([S, G, n] over axes
-// {0,2}: the walk=lane_groups plan, dispatch/run_plan.hpp): run lengths
+// {0,2}: the walk=lane_groups plan, dispatch/execute/run_plan.hpp): run lengths
 // around every vector width and tail, group counts around a unit's block,
 // few and many segment rows, and special values confined to some groups
 // (a NaN, +inf, a group all -inf); every dtype, against the float64

@@ -252,6 +252,11 @@ typedef struct simdax_cast_desc {
     const simdax_tensor_desc* output;
 } simdax_cast_desc;
 
+/* Name of an operator type ("LogSoftmax", "MeanVarianceNormalization"), NULL
+ * for an unknown one: the names descriptions, log lines and the case format
+ * use. */
+SIMDAX_API const char* simdax_operator_name(simdax_operator_type type);
+
 /* The generic descriptor, as DML_OPERATOR_DESC: desc points at the struct
  * named beside the type. */
 typedef struct simdax_operator_desc {

@@ -143,7 +143,7 @@ inline void set_wide(NormArgs* a, const WideMoments<W>& w, double n, const Varia
 }
 
 // Long double arithmetic runs on x87, whose control and status words the
-// dispatcher's SSE guard (dispatch/fp_env.hpp) does not cover: a wide
+// dispatcher's SSE guard (dispatch/execute/fp_env.hpp) does not cover: a wide
 // float64 evaluation computes with round-to-nearest and every exception
 // masked, then puts back the caller's control word and exception flags.
 // (The register stack's tag word and top stay as the code left them: the

@@ -13,9 +13,6 @@
 
 namespace simdax_case {
 
-enum class CaseOp { LogSoftmax, Softmax, Hardmax, MeanVarianceNormalization, HardSigmoid };
-
-const char* case_op_name(CaseOp op);
 
 // Raw bytes of one .bin file, stored in 8-byte words so that every dtype is
 // naturally aligned. Never empty, so data() is never null (the library
@@ -67,7 +64,7 @@ struct Case {
     std::filesystem::path json_path;
     std::string name;
     std::string set;
-    CaseOp op = CaseOp::LogSoftmax;
+    simdax_operator_type op = SIMDAX_OPERATOR_LOG_SOFTMAX;  // named by simdax_operator_name()
     CaseParams params;
     Tolerance tolerance;
     std::vector<std::string> tags;

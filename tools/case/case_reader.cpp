@@ -1,6 +1,7 @@
 #include "case_reader.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 
 #include "activation_params.hpp"
@@ -17,15 +18,20 @@ using json = nlohmann::json;
 
 constexpr const char* kSchema = "simdax-case/1";
 
-CaseOp parse_op(const JsonFields& f, const json& doc) {
+// The operators the case format describes, by their library names.
+constexpr simdax_operator_type kCaseOps[] = {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX,
+                                             SIMDAX_OPERATOR_HARDMAX, SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
+                                             SIMDAX_OPERATOR_HARD_SIGMOID};
+
+simdax_operator_type parse_op(const JsonFields& f, const json& doc) {
     const std::string op = f.as_string(f.required(doc, "", "op"), "op");
-    for (CaseOp candidate : {CaseOp::LogSoftmax, CaseOp::Softmax, CaseOp::Hardmax,
-                             CaseOp::MeanVarianceNormalization, CaseOp::HardSigmoid}) {
-        if (op == case_op_name(candidate)) return candidate;
+    std::string expected;
+    for (std::size_t i = 0; i < std::size(kCaseOps); ++i) {
+        const char* name = simdax_operator_name(kCaseOps[i]);
+        if (op == name) return kCaseOps[i];
+        expected += (i == 0 ? "" : i + 1 == std::size(kCaseOps) ? " or " : ", ") + std::string(name);
     }
-    f.fail("op", "unknown operator '" + op +
-                     "' (expected LogSoftmax, Softmax, Hardmax, MeanVarianceNormalization or "
-                     "HardSigmoid)");
+    f.fail("op", "unknown operator '" + op + "' (expected " + expected + ")");
 }
 
 std::vector<std::uint32_t> parse_axes(const JsonFields& f, const json& params) {
@@ -51,18 +57,18 @@ simdax_epsilon_placement parse_epsilon_placement(const JsonFields& f, const json
     f.fail(where, "unknown placement '" + name + "' (expected \"variance\" or \"stddev\")");
 }
 
-CaseParams parse_params(const JsonFields& f, const json& doc, CaseOp op) {
+CaseParams parse_params(const JsonFields& f, const json& doc, simdax_operator_type op) {
     const json& params = f.required(doc, "", "params");
     f.require_object(params, "params");
     CaseParams out;
     switch (op) {
-    case CaseOp::LogSoftmax:
-    case CaseOp::Softmax:
-    case CaseOp::Hardmax:
+    case SIMDAX_OPERATOR_LOG_SOFTMAX:
+    case SIMDAX_OPERATOR_SOFTMAX:
+    case SIMDAX_OPERATOR_HARDMAX:
         f.allow_only(params, "params", {"axes"});
         out.axes = parse_axes(f, params);
         break;
-    case CaseOp::MeanVarianceNormalization:
+    case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
         f.allow_only(params, "params",
                      {"axes", "normalize_variance", "epsilon", "activation", "epsilon_placement"});
         out.axes = parse_axes(f, params);
@@ -76,12 +82,13 @@ CaseParams parse_params(const JsonFields& f, const json& doc, CaseOp op) {
             out.epsilon_placement = parse_epsilon_placement(f, *placement);
         }
         break;
-    case CaseOp::HardSigmoid:
+    case SIMDAX_OPERATOR_HARD_SIGMOID:
         // docs/spec.md defaults when a case leaves them out.
         f.allow_only(params, "params", {"alpha", "beta"});
         if (const json* a = f.optional(params, "alpha")) out.alpha = f.as_float32(*a, "params.alpha");
         if (const json* b = f.optional(params, "beta")) out.beta = f.as_float32(*b, "params.beta");
         break;
+    default: break;  // parse_op admits the operators above only
     }
     return out;
 }
@@ -189,7 +196,7 @@ Tensor parse_tensor(const JsonFields& f, const json& entry, const std::string& w
     return t;
 }
 
-std::vector<Tensor> parse_inputs(const JsonFields& f, const json& doc, CaseOp op) {
+std::vector<Tensor> parse_inputs(const JsonFields& f, const json& doc, simdax_operator_type op) {
     const json& list = f.as_array(f.required(doc, "", "inputs"), "inputs");
     std::vector<Tensor> inputs;
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -200,7 +207,7 @@ std::vector<Tensor> parse_inputs(const JsonFields& f, const json& doc, CaseOp op
         if (i > 0 && !optional_role) {
             f.fail(where + ".name", "'" + t.name + "' is not an optional input (Scale or Bias)");
         }
-        if (optional_role && op != CaseOp::MeanVarianceNormalization) {
+        if (optional_role && op != SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION) {
             f.fail(where + ".name", t.name + " is an input of MeanVarianceNormalization only");
         }
         for (const Tensor& earlier : inputs) {
@@ -236,17 +243,6 @@ void load_tensor_file(const std::filesystem::path& dir, Tensor& t, const std::st
 }
 
 }  // namespace
-
-const char* case_op_name(CaseOp op) {
-    switch (op) {
-    case CaseOp::LogSoftmax: return "LogSoftmax";
-    case CaseOp::Softmax: return "Softmax";
-    case CaseOp::Hardmax: return "Hardmax";
-    case CaseOp::MeanVarianceNormalization: return "MeanVarianceNormalization";
-    case CaseOp::HardSigmoid: return "HardSigmoid";
-    }
-    return "unknown";
-}
 
 const Tensor* Case::input(const std::string& role) const {
     for (const Tensor& t : inputs) {

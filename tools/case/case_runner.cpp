@@ -68,17 +68,18 @@ OperatorRun::OperatorRun(const Case& c) : case_(c) {
 
     simdax_operator_desc desc{};
     switch (c.op) {
-    case CaseOp::LogSoftmax: desc = {SIMDAX_OPERATOR_LOG_SOFTMAX, &axes_desc}; break;
-    case CaseOp::Softmax: desc = {SIMDAX_OPERATOR_SOFTMAX, &axes_desc}; break;
-    case CaseOp::Hardmax: desc = {SIMDAX_OPERATOR_HARDMAX, &axes_desc}; break;
-    case CaseOp::MeanVarianceNormalization:
+    case SIMDAX_OPERATOR_LOG_SOFTMAX:
+    case SIMDAX_OPERATOR_SOFTMAX:
+    case SIMDAX_OPERATOR_HARDMAX: desc = {c.op, &axes_desc}; break;
+    case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
         // The plain descriptor for DirectML's placement, as its users create it.
         desc = c.params.epsilon_placement == SIMDAX_EPSILON_ON_VARIANCE
                    ? simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc}
                    : simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX,
                                           &mvn_ex_desc};
         break;
-    case CaseOp::HardSigmoid: desc = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs_desc}; break;
+    case SIMDAX_OPERATOR_HARD_SIGMOID: desc = {c.op, &hs_desc}; break;
+    default: throw CaseError(c.json_path.string() + ": op: not an operator of the case format");
     }
 
     const simdax_status status = simdax_operator_create(&desc, &op_);

@@ -1,9 +1,27 @@
+#include <string>
+
+#include <simdax/simdax.h>
+
 #include "commands.hpp"
 
 namespace simdax_cli {
+namespace {
+
+// "scalar, avx2, ...": the library's ISA names.
+std::string isa_names() {
+    std::string names;
+    for (int i = 0; i < SIMDAX_ISA_COUNT; ++i) {
+        if (i > 0) names += ", ";
+        names += simdax_isa_name(static_cast<simdax_isa>(i));
+    }
+    return names;
+}
+
+}  // namespace
 
 void print_usage(std::FILE* out) {
-    std::fputs(
+    std::fprintf(
+        out,
         "usage: simdax [--isa NAME] COMMAND [ARGS]\n"
         "\n"
         "commands:\n"
@@ -18,7 +36,7 @@ void print_usage(std::FILE* out) {
         "                                       SKIP line per folder without a case\n"
         "\n"
         "options:\n"
-        "  --isa NAME   cap the ISA (scalar, avx2, avx512, avx512fp16, neon, neonfp16);\n"
+        "  --isa NAME   cap the ISA (%s);\n"
         "               the environment variable SIMDAX_MAX_ISA sets the initial cap\n"
         "\n"
         "environment:\n"
@@ -28,7 +46,7 @@ void print_usage(std::FILE* out) {
         "  -h, --help   this message\n"
         "\n"
         "exit status: 0 success, 1 failure or a bad case, 2 bad usage\n",
-        out);
+        isa_names().c_str());
 }
 
 }  // namespace simdax_cli

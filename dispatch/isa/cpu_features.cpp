@@ -19,6 +19,12 @@
 #endif
 
 namespace simdax {
+
+// Each ISA of the ISA table (isa_list.hpp) has its rule below (x86 in
+// decode_x86, aarch64 in detect): a new row fails here until its rule is
+// written and this count raised with it.
+static_assert(SIMDAX_ISA_COUNT == 6, "a new ISA needs its detection rule in cpu_features.cpp");
+
 namespace {
 
 // Appends " name" (or "name" first) to out->features; drops what does not fit

@@ -7,6 +7,7 @@
 
 #include "cpu_features.hpp"
 #include "error.hpp"
+#include "isa_list.hpp"
 #include "tables.hpp"
 
 namespace simdax {
@@ -52,9 +53,9 @@ simdax_status check_max_isa_env() {
     cap();
     if (!g_env_bad.load(std::memory_order_acquire)) return SIMDAX_OK;
     return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
-                "SIMDAX_MAX_ISA: '%s' is not an ISA name (scalar, avx2, avx512, avx512fp16, "
-                "neon, neonfp16 or native); simdax_set_max_isa() overrides it",
-                g_env_value);
+                "SIMDAX_MAX_ISA: '%s' is not an ISA name (%s or native); "
+                "simdax_set_max_isa() overrides it",
+                g_env_value, isa_list::kNameList);
 }
 
 bool isa_usable(simdax_isa isa) {

@@ -4,14 +4,11 @@
 #include "tables.hpp"
 
 #include "cpu_features.hpp"
+#include "isa_list.hpp"
 
 namespace simdax {
-// Each compiled ISA's own (partial) table. X(isa, ISA) for every ISA;
-// SIMDAX_IF_COMPILED(ISA)(tokens) keeps the tokens when dispatch/CMakeLists.txt
-// compiles the ISA in (it defines SIMDAX_HAVE_<ISA>=1), drops them otherwise.
-#define SIMDAX_ALL_ISAS(X)                                                    \
-    X(scalar, SCALAR) X(avx2, AVX2) X(avx512, AVX512) X(avx512fp16, AVX512FP16) \
-    X(neon, NEON) X(neonfp16, NEONFP16)
+// SIMDAX_IF_COMPILED(ENUM)(tokens) keeps the tokens when dispatch/CMakeLists.txt
+// compiles the ISA in (it defines SIMDAX_HAVE_<ENUM>=1), drops them otherwise.
 #define SIMDAX_CAT(a, b) SIMDAX_CAT_(a, b)
 #define SIMDAX_CAT_(a, b) a##b
 #define SIMDAX_PROBE_1 ~, 1
@@ -23,9 +20,9 @@ namespace simdax {
 #define SIMDAX_IF_COMPILED(ISA) SIMDAX_CAT(SIMDAX_KEEP_, SIMDAX_IS_ONE(SIMDAX_HAVE_##ISA))
 
 namespace kernels {
-#define SIMDAX_DECLARE_TABLE(name, NAME) \
-    SIMDAX_IF_COMPILED(NAME)(namespace name { extern const IsaKernels kTable; })
-SIMDAX_ALL_ISAS(SIMDAX_DECLARE_TABLE)
+#define SIMDAX_DECLARE_TABLE(ENUM, name, PARENT, family, flags) \
+    SIMDAX_IF_COMPILED(ENUM)(namespace name { extern const IsaKernels kTable; })
+SIMDAX_ISA_LIST(SIMDAX_DECLARE_TABLE)
 #undef SIMDAX_DECLARE_TABLE
 }  // namespace kernels
 
@@ -33,9 +30,9 @@ namespace {
 
 // The ISA's own (partial) table, or nullptr when not compiled in.
 const IsaKernels* own_table(simdax_isa isa) {
-#define SIMDAX_OWN_TABLE(name, NAME) \
-    SIMDAX_IF_COMPILED(NAME)(if (isa == SIMDAX_ISA_##NAME) return &kernels::name::kTable;)
-    SIMDAX_ALL_ISAS(SIMDAX_OWN_TABLE)
+#define SIMDAX_OWN_TABLE(ENUM, name, PARENT, family, flags) \
+    SIMDAX_IF_COMPILED(ENUM)(if (isa == SIMDAX_ISA_##ENUM) return &kernels::name::kTable;)
+    SIMDAX_ISA_LIST(SIMDAX_OWN_TABLE)
 #undef SIMDAX_OWN_TABLE
     return nullptr;
 }
