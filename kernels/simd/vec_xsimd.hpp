@@ -143,7 +143,6 @@ struct IeeeFormat<double> {
 template <class T, class A>
 struct XsimdIeee : XsimdVec<T, A> {
     using R = typename XsimdVec<T, A>::R;
-    using M = typename XsimdVec<T, A>::M;
     using F = IeeeFormat<T>;
     using U = xsimd::batch<typename F::Bits, A>;
 
@@ -159,8 +158,11 @@ struct XsimdIeee : XsimdVec<T, A> {
         const U k = to_bits(n + R(T(typename F::Bits(3) << (F::kFracBits - 1))));
         const U k1 = k >> 1;
         const U k2 = k - k1;
-        return p * from_bits((k1 + U(F::kBias)) << F::kFracBits) * from_bits((k2 + U(F::kBias)) << F::kFracBits);
+        return p * pow2(k1) * pow2(k2);
     }
+    // 2^j from k whose low bits hold j (the higher ones fall out of the
+    // exponent field).
+    static R pow2(U k) { return from_bits((k + U(F::kBias)) << F::kFracBits); }
     // Adding `carry` carries into the exponent field exactly when the
     // fraction is above sqrt(2)'s: that halves m and counts in e at once, no
     // compare. The exponent field is then read as a float, 2^kFracBits +
