@@ -5,7 +5,7 @@
 #include <new>
 #include <utility>
 
-#include "half_convert.hpp"
+#include "dtype_codec.hpp"
 #include "page_buffer.hpp"
 
 namespace simdax_bench {
@@ -66,10 +66,10 @@ void fill_random(void* dst, simdax_dtype dtype, int64_t count, double lo, double
             case SIMDAX_DTYPE_FLOAT32: static_cast<float*>(dst)[i] = float(v); break;
             case SIMDAX_DTYPE_FLOAT64: static_cast<double*>(dst)[i] = v; break;
             case SIMDAX_DTYPE_FLOAT16:
-                static_cast<uint16_t*>(dst)[i] = float_to_half(float(v));
+                static_cast<uint16_t*>(dst)[i] = simdax_case::double_to_float16_bits(v);
                 break;
             case SIMDAX_DTYPE_BFLOAT16:
-                static_cast<uint16_t*>(dst)[i] = float_to_bfloat16(float(v));
+                static_cast<uint16_t*>(dst)[i] = simdax_case::double_to_bfloat16_bits(v);
                 break;
         }
     }

@@ -32,17 +32,6 @@ double bits_to_value(simdax_dtype dt, uint16_t b) {
     return dt == SIMDAX_DTYPE_FLOAT16 ? f16_bits_to_f64(b) : bf16_bits_to_f64(b);
 }
 
-// Size of one step of dt at the representable value r (the step above |r|).
-double step_at(double r, simdax_dtype dt) {
-    const bool f16 = dt == SIMDAX_DTYPE_FLOAT16;
-    const int frac = f16 ? 10 : 7, emin = f16 ? -14 : -126;
-    int e;
-    std::frexp(std::fabs(r), &e);
-    e -= 1;
-    if (r == 0 || e < emin) e = emin;
-    return std::ldexp(1.0, e - frac);
-}
-
 struct Worst {
     uint64_t ulps = 0;
     double at = 0, ref = 0, got = 0;

@@ -37,6 +37,7 @@
 #include <unordered_map>
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "dtype_codec.hpp"
 #include "peer_common.hpp"
 
 namespace {
@@ -63,19 +64,6 @@ dt to_dt(const std::string& s) {
     return dt::bf16;
 }
 
-uint32_t half_to_float_bits(uint16_t h) {
-    const uint32_t sign = uint32_t(h & 0x8000) << 16;
-    uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ff;
-    if (exp == 0x1f) return sign | 0x7f800000u | (man << 13);
-    if (exp == 0) {
-        if (man == 0) return sign;
-        exp = 127 - 15 + 1;
-        while (!(man & 0x400)) man <<= 1, --exp;
-        return sign | (exp << 23) | ((man & 0x3ff) << 13);
-    }
-    return sign | ((exp + 127 - 15) << 23) | (man << 13);
-}
-
 // Scale/Bias as float32 (oneDNN normalization takes them in f32 whatever the
 // data type).
 std::vector<float> to_f32(const peers::Buffer& b, const std::string& dtype, int64_t n) {
@@ -85,8 +73,8 @@ std::vector<float> to_f32(const peers::Buffer& b, const std::string& dtype, int6
             v[i] = static_cast<const float*>(b.data())[i];
         } else {
             const uint16_t h = static_cast<const uint16_t*>(b.data())[i];
-            const uint32_t bits = dtype == "f16" ? half_to_float_bits(h) : uint32_t(h) << 16;
-            std::memcpy(&v[i], &bits, 4);
+            v[i] = float(dtype == "f16" ? simdax_case::float16_bits_to_double(h)
+                                        : simdax_case::bfloat16_bits_to_double(h));  // exact
         }
     }
     return v;

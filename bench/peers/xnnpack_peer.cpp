@@ -24,6 +24,7 @@
 #include <limits>
 #include <memory>
 
+#include "dtype_codec.hpp"
 #include "peer_common.hpp"
 
 namespace {
@@ -74,22 +75,12 @@ peers::Buffer padded_copy(const peers::Buffer& b) {
     return p;
 }
 
-uint16_t float_to_half_bits(float f) {  // exact for the constants used here
-    uint32_t x;
-    std::memcpy(&x, &f, 4);
-    const uint32_t sign = (x >> 16) & 0x8000;
-    const int exp = int((x >> 23) & 0xff) - 127 + 15;
-    const uint32_t man = x & 0x7fffff;
-    const uint32_t rounded = (man >> 13) + ((man >> 12) & 1);  // to nearest (ties away)
-    return uint16_t(sign | (uint32_t(exp) << 10)) + uint16_t(rounded);
-}
-
 // Scalars the binary ops broadcast, padded to XNN_EXTRA_BYTES.
 struct Scalar {
     alignas(64) unsigned char bytes[64] = {};
     Scalar(float v, bool half) {
         if (half) {
-            const uint16_t h = float_to_half_bits(v);
+            const uint16_t h = simdax_case::double_to_float16_bits(v);
             std::memcpy(bytes, &h, 2);
         } else {
             std::memcpy(bytes, &v, 4);

@@ -121,7 +121,7 @@ struct Avx2Vec : Base {
     }
 };
 
-struct VD : Avx2Vec<VD, XsimdVec<double, XArch>> {
+struct VD : Avx2Vec<VD, XsimdIeee<double, XArch>> {
     static M lanes(size_t n) {
         const long long c = (long long)(n > N ? N : n);
         return _mm256_castsi256_pd(
@@ -141,33 +141,6 @@ struct VD : Avx2Vec<VD, XsimdVec<double, XArch>> {
     static double hmax_n(R v, size_t n) { return n <= 2 ? x86_reduce::hmax(_mm256_castpd256_pd128(v)) : hmax(v); }
     static double hsum_n(R v, size_t n) { return n <= 2 ? x86_reduce::hsum(_mm256_castpd256_pd128(v)) : hsum(v); }
     static double first(R v) { return _mm256_cvtsd_f64(v); }
-
-    // IEEE bit tricks through int32 lanes: AVX2 has no int64 <-> double
-    // conversion, which xsimd 8.1 emulates in several steps.
-    // 2^n built in two factors so that n down to -1075 (subnormal results)
-    // and up to 1024 (overflow to inf) both round once, in the last multiply.
-    static R ldexp(R p, R n) {
-        const __m128i ni = _mm256_cvtpd_epi32(n);
-        const __m128i n1 = _mm_srai_epi32(ni, 1);
-        const __m128i n2 = _mm_sub_epi32(ni, n1);
-        const __m128i bias = _mm_set1_epi32(1023);
-        const R s1 = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_cvtepi32_epi64(_mm_add_epi32(n1, bias)), 52));
-        const R s2 = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_cvtepi32_epi64(_mm_add_epi32(n2, bias)), 52));
-        return p * s1 * s2;
-    }
-    static R frexp_sqrt2(R x, R& e) {
-        const __m256i b = _mm256_castpd_si256(x);
-        // Exponent field as a double: 2^52 + field, minus (2^52 + bias).
-        const __m256i ef = _mm256_or_si256(_mm256_srli_epi64(b, 52),
-                                           _mm256_set1_epi64x(0x4330000000000000LL));
-        e = R(_mm256_castsi256_pd(ef)) - R(0x1p52 + 1023.0);
-        const R m = _mm256_castsi256_pd(_mm256_or_si256(
-            _mm256_and_si256(b, _mm256_set1_epi64x(0x000FFFFFFFFFFFFFLL)),
-            _mm256_set1_epi64x(0x3FF0000000000000LL)));
-        const M big = m > R(0x1.6a09e667f3bcdp+0);
-        e = xsimd::select(big, e + R(1.0), e);
-        return xsimd::select(big, m * R(0.5), m);
-    }
 };
 
 struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
@@ -204,18 +177,11 @@ struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
     }
     static void store(F16* p, R v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), to_f16(v)); }
     static void storen(F16* p, R v, size_t n) { store_bits_n(p, to_f16(v), n); }
-    // bfloat16: see vec_avx512.hpp.
-    static R from_bf16(__m128i h) {
-        return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
-    }
+    // bfloat16: XsimdVF's widening and rounding; the lanes packed by
+    // VPACKUSDW (no AVX512-BF16 here).
+    static R from_bf16(__m128i h) { return XsimdVF::from_bf16(_mm256_cvtepu16_epi32(h)); }
     static __m128i to_bf16(R v) {
-        const __m256i b = _mm256_castps_si256(v);
-        const __m256i hi = _mm256_srli_epi32(b, 16);
-        const __m256i odd = _mm256_and_si256(hi, _mm256_set1_epi32(1));
-        __m256i r = _mm256_srli_epi32(
-            _mm256_add_epi32(b, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7FFF))), 16);
-        const __m256i q = _mm256_or_si256(hi, _mm256_set1_epi32(0x40));
-        r = _mm256_blendv_epi8(r, q, _mm256_castps_si256(isnan(v)));
+        const __m256i r = _mm256_srli_epi32(bf16_upper(v), 16);
         // packus works per 128-bit half; gather the two useful quadwords.
         const __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
         return _mm256_castsi256_si128(p);
@@ -236,18 +202,6 @@ struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
     static float hmax_n(R v, size_t n) { return n <= 4 ? x86_reduce::hmax(_mm256_castps256_ps128(v)) : hmax(v); }
     static float hsum_n(R v, size_t n) { return n <= 4 ? x86_reduce::hsum(_mm256_castps256_ps128(v)) : hsum(v); }
     static float first(R v) { return _mm256_cvtss_f32(v); }
-
-    // XsimdVF's form builds its integer constants from general registers,
-    // which costs a 4-element LogSoftmax (log of its sum) 20%.
-    static R frexp_sqrt2(R x, R& e) {
-        const __m256i b = _mm256_castps_si256(x);
-        e = _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_srli_epi32(b, 23), _mm256_set1_epi32(127)));
-        const R m = _mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(b, _mm256_set1_epi32(0x007FFFFF)),
-                                                        _mm256_set1_epi32(0x3F800000)));
-        const M big = m > R(0x1.6a09e6p+0f);
-        e = e + R(_mm256_and_ps(big, _mm256_set1_ps(1.0f)));
-        return xsimd::select(big, m * R(0.5f), m);
-    }
 };
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

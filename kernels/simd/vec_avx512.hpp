@@ -126,25 +126,15 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
     static __m256i narrow16(F16, R v) {
         return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     }
-    // bfloat16: widen by a shift; narrow with round-to-nearest-even, NaN
-    // kept quiet. Where the CPU has AVX512-BF16 (a fact read per call: the
+    // bfloat16: XsimdVF's widening and rounding (narrow16_exact), the lanes
+    // packed by VPMOVDW. Where the CPU has AVX512-BF16 (a fact read per call: the
     // avx512 level does not imply it), VCVTNEPS2BF16 does it in one
     // instruction, spelled in asm since this TU is built without
     // -mavx512bf16; it reads subnormal inputs as 0, so those lanes (and only
     // they: a normal float never rounds to a subnormal bfloat16) take the
     // rounding done on the bit pattern, as every lane does without it.
-    static R widen16(BF16, __m256i h) {
-        return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
-    }
-    static __m256i narrow16_exact(R v) {
-        const __m512i b = _mm512_castps_si512(v);
-        const __m512i hi = _mm512_srli_epi32(b, 16);
-        const __m512i odd = _mm512_and_si512(hi, _mm512_set1_epi32(1));
-        __m512i r = _mm512_srli_epi32(
-            _mm512_add_epi32(b, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7FFF))), 16);
-        r = _mm512_mask_mov_epi32(r, isnan(v), _mm512_or_si512(hi, _mm512_set1_epi32(0x40)));
-        return _mm512_cvtepi32_epi16(r);
-    }
+    static R widen16(BF16, __m256i h) { return from_bf16(_mm512_cvtepu16_epi32(h)); }
+    static __m256i narrow16_exact(R v) { return _mm512_cvtepi32_epi16(_mm512_srli_epi32(bf16_upper(v), 16)); }
     static __m256i narrow16_bf16_instruction(R v) {
         __m256i r;  // volatile: never moved above the test of the fact
         __asm__ volatile("vcvtneps2bf16 %1, %0" : "=v"(r) : "v"(__m512(v)));

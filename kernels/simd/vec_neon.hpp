@@ -63,7 +63,7 @@ inline void store4n(uint16_t* p, uint16x4_t v, size_t n) {
 // -a*b + c left to the compiler to fuse (or not), its nearbyint a generic
 // add-and-subtract sequence (FRINTN is one instruction), and its float sqrt
 // a reciprocal-estimate approximation, not IEEE.
-struct VD : XsimdVec<double, xsimd::neon64> {
+struct VD : XsimdIeee<double, xsimd::neon64> {
     static R fnma(R a, R b, R c) { return vfmsq_f64(c, a, b); }  // c - a*b
     static R round(R v) { return vrndnq_f64(v); }                 // ties to even
 
@@ -95,28 +95,6 @@ struct VD : XsimdVec<double, xsimd::neon64> {
     static double hmax_n(R v, size_t) { return hmax(v); }
     static double hsum_n(R v, size_t) { return hsum(v); }
     static double first(R v) { return vgetq_lane_f64(v, 0); }
-
-    // IEEE bit tricks through int64 lanes (xsimd::ldexp scales in one step:
-    // no single rounding into subnormals). 2^n in two factors, so n in
-    // [-1075, 1024] rounds once.
-    static R ldexp(R p, R n) {
-        const int64x2_t ni = vcvtq_s64_f64(n);
-        const int64x2_t n1 = vshrq_n_s64(ni, 1);
-        const int64x2_t n2 = vsubq_s64(ni, n1);
-        const int64x2_t bias = vdupq_n_s64(1023);
-        const R s1 = vreinterpretq_f64_s64(vshlq_n_s64(vaddq_s64(n1, bias), 52));
-        const R s2 = vreinterpretq_f64_s64(vshlq_n_s64(vaddq_s64(n2, bias), 52));
-        return p * s1 * s2;
-    }
-    static R frexp_sqrt2(R x, R& e) {
-        const uint64x2_t b = vreinterpretq_u64_f64(x);
-        e = vcvtq_f64_s64(vsubq_s64(vreinterpretq_s64_u64(vshrq_n_u64(b, 52)), vdupq_n_s64(1023)));
-        const R m = vreinterpretq_f64_u64(vorrq_u64(vandq_u64(b, vdupq_n_u64(0x000FFFFFFFFFFFFFull)),
-                                                    vdupq_n_u64(0x3FF0000000000000ull)));
-        const M big = m > R(0x1.6a09e667f3bcdp+0);
-        e = xsimd::select(big, e + R(1.0), e);
-        return xsimd::select(big, m * R(0.5), m);
-    }
 };
 
 // XsimdVF's widen and narrow.
@@ -166,17 +144,10 @@ struct VF : XsimdVF<xsimd::neon64, Halves> {
     // quiet).
     static R widen16(F16, uint16x4_t h) { return vcvt_f32_f16(vreinterpret_f16_u16(h)); }
     static uint16x4_t narrow16(F16, R v) { return vreinterpret_u16_f16(vcvt_f16_f32(v)); }
-    // bfloat16: widen by a shift; narrow with round-to-nearest-even on the
-    // bit pattern (exact for subnormals and overflow to inf), NaN kept quiet.
-    // (FEAT_BF16's BFCVTN is not baseline.)
+    // bfloat16: widen by one shift (VSHLL), narrow XsimdVF's rounding by
+    // one narrowing shift (VSHRN). (FEAT_BF16's BFCVTN is not baseline.)
     static R widen16(BF16, uint16x4_t h) { return vreinterpretq_f32_u32(vshll_n_u16(h, 16)); }
-    static uint16x4_t narrow16(BF16, R v) {
-        const uint32x4_t b = vreinterpretq_u32_f32(v);
-        const uint32x4_t odd = vandq_u32(vshrq_n_u32(b, 16), vdupq_n_u32(1));
-        const uint32x4_t r = vaddq_u32(b, vaddq_u32(odd, vdupq_n_u32(0x7FFF)));
-        const uint32x4_t q = vorrq_u32(b, vdupq_n_u32(0x00400000));
-        return vshrn_n_u32(vbslq_u32(isnan(v), q, r), 16);
-    }
+    static uint16x4_t narrow16(BF16, R v) { return vshrn_n_u32(vreinterpretq_u32_s32(bf16_upper(v)), 16); }
     template <class H, class = IfHalf<H>>
     static R load(const H* p) { return widen16(H{}, vld1_u16(neon_bits::u16(p))); }
     template <class H, class = IfHalf<H>>

@@ -107,34 +107,85 @@ struct XsimdVec {
     static T hsum(R v) { return xsimd::hadd(v); }
 };
 
-// The float members built on the bits of the IEEE format, through xsimd's
-// int32 lanes (xsimd::ldexp scales in one step: no single rounding into
-// subnormals).
-template <class A, class Halves>
-struct XsimdVF : XsimdVec<float, A> {
-    using R = typename XsimdVec<float, A>::R;
-    using M = typename XsimdVec<float, A>::M;
-    using I = xsimd::batch<int32_t, A>;
+// The lanes of batch v as batch type To, same register width (xsimd 8.1's
+// bitwise_cast is an out-of-line call on NEON).
+template <class To, class From>
+inline To lanes_as(From v) {
+    return typename To::register_type(typename From::register_type(v));
+}
 
-    static R from_bits(I i) { return xsimd::bitwise_cast<R>(i); }
-    static I to_bits(R v) { return xsimd::bitwise_cast<I>(v); }
+// The IEEE binary format of a compute type: its bits as an unsigned
+// integer of the same width, fraction bits, exponent bias; and the
+// fraction field of sqrt(2) (rounded down), up to which frexp_sqrt2 keeps
+// the mantissa in [1, 2).
+template <class T>
+struct IeeeFormat;
+template <>
+struct IeeeFormat<float> {
+    using Bits = uint32_t;
+    static constexpr int kFracBits = 23;
+    static constexpr Bits kBias = 127;
+    static constexpr Bits kSqrt2Frac = 0x3504F3;  // 0x1.6a09e6p+0f
+};
+template <>
+struct IeeeFormat<double> {
+    using Bits = uint64_t;
+    static constexpr int kFracBits = 52;
+    static constexpr Bits kBias = 1023;
+    static constexpr Bits kSqrt2Frac = 0x6A09E667F3BCD;  // 0x1.6a09e667f3bcdp+0
+};
 
-    // 2^n built in two factors so that n down to -150 (subnormal results)
-    // and up to 128 (overflow to inf) both round once, in the last multiply.
+// ldexp and frexp_sqrt2 built on the bits of the IEEE format, through
+// xsimd's unsigned lanes of the same width, once for float and double
+// (xsimd::ldexp scales in one step: no single rounding into subnormals).
+// Integers travel in the low bits of a float's pattern, never through an
+// integer conversion: AVX2 has none for 64-bit lanes.
+template <class T, class A>
+struct XsimdIeee : XsimdVec<T, A> {
+    using R = typename XsimdVec<T, A>::R;
+    using F = IeeeFormat<T>;
+    using U = xsimd::batch<typename F::Bits, A>;
+
+    static R from_bits(U i) { return lanes_as<R>(i); }
+    static U to_bits(R v) { return lanes_as<U>(v); }
+
+    // 2^n built in two factors, 2^floor(n/2) * 2^ceil(n/2), so that n down
+    // to the subnormal end and up to overflow both round once, in the last
+    // multiply. The pattern of n + 1.5*2^kFracBits is that of the shifter
+    // plus n; halving it halves n (the shifter's half ends in zero bits), and
+    // the shift into the exponent field keeps only the low bits.
     static R ldexp(R p, R n) {
-        const I ni = xsimd::to_int(n);
-        const I n1 = ni >> 1;
-        const I n2 = ni - n1;
-        return p * from_bits((n1 + I(127)) << 23) * from_bits((n2 + I(127)) << 23);
+        const U k = to_bits(n + R(T(typename F::Bits(3) << (F::kFracBits - 1))));
+        const U k1 = k >> 1;
+        const U k2 = k - k1;
+        return p * pow2(k1) * pow2(k2);
     }
+    // 2^j from k whose low bits hold j (the higher ones fall out of the
+    // exponent field).
+    static R pow2(U k) { return from_bits((k + U(F::kBias)) << F::kFracBits); }
+    // Adding `carry` carries into the exponent field exactly when the
+    // fraction is above sqrt(2)'s: that halves m and counts in e at once, no
+    // compare. The exponent field is then read as a float, 2^kFracBits +
+    // field.
     static R frexp_sqrt2(R x, R& e) {
-        const I b = to_bits(x);
-        e = xsimd::to_float((b >> 23) - I(127));
-        const R m = from_bits((b & I(0x007FFFFF)) | I(0x3F800000));
-        const M big = m > R(0x1.6a09e6p+0f);
-        e = xsimd::select(big, e + R(1.0f), e);
-        return xsimd::select(big, m * R(0.5f), m);
+        using B = typename F::Bits;
+        constexpr B frac_mask = (B(1) << F::kFracBits) - 1;
+        constexpr B carry = frac_mask - F::kSqrt2Frac;  // frac + carry > frac_mask iff frac > kSqrt2Frac
+        const U b = to_bits(x) + U(carry);
+        const R two_k = R(T(B(1) << F::kFracBits));
+        e = from_bits((b >> F::kFracBits) | to_bits(two_k)) - (two_k + R(T(F::kBias)));
+        return from_bits((b & U(frac_mask)) + U((B(F::kBias) << F::kFracBits) - carry));
     }
+};
+
+// The float members beyond XsimdIeee's.
+template <class A, class Halves>
+struct XsimdVF : XsimdIeee<float, A> {
+    using Base = XsimdIeee<float, A>;
+    using R = typename Base::R;
+    using U = typename Base::U;
+    using Base::from_bits;
+    using Base::to_bits;
 
     // exp2_f32.hpp's split: n = rint(t) by the 1.5*2^23 shifter, which leaves
     // n in the low bits of k; f = t - n in [-1/2, 1/2]. t is clamped to -126
@@ -149,6 +200,20 @@ struct XsimdVF : XsimdVec<float, A> {
         return k;
     }
     static R exp2_scale(R p, R k) { return from_bits(to_bits(p) + (to_bits(k) << 23)); }
+
+    // bfloat16 is the upper half of a float. bf16_upper(v): v rounded to
+    // bfloat16, nearest-even on the bit pattern (exact for subnormals and
+    // overflow to inf), NaN kept quiet, in the upper 16 bits of each lane
+    // (the lower 16 are garbage); each ISA narrows the lanes with its own
+    // instruction. from_bf16(h): h's lanes, bfloat16 in the low 16 bits.
+    // Signed lanes: xsimd 8.1 selects them by a float mask (bool_cast).
+    using I = xsimd::batch<int32_t, A>;
+    static I bf16_upper(R v) {
+        const I b = lanes_as<I>(v);
+        const I r = b + (((b >> 16) & I(1)) + I(0x7FFF));
+        return xsimd::select(xsimd::bool_cast(xsimd::isnan(v)), b | I(0x00400000), r);
+    }
+    static R from_bf16(U h) { return from_bits(h << 16); }
 
     // float <-> two halves of double by the ISA's conversions (Halves:
     // lo(v), hi(v), join(lo, hi)): none in xsimd 8.1, and GCC 12 lowers the

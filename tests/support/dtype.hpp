@@ -1,5 +1,5 @@
 // Test-side number formats: float64 <-> float32/float16/bfloat16 rounding,
-// ULP distance, and the conformance pass rule
+// step size and ULP distance, and the conformance pass rule
 // (shared/conformance/README.md "Pass rule and tolerances").
 // Written from the IEEE 754 definitions; never calls library code, so a
 // conversion bug in the library cannot hide behind the same bug here.
@@ -35,42 +35,58 @@ inline size_t dtype_bytes(simdax_dtype dt) {
     return 0;
 }
 
-// Rounds x to the nearest value of a binary format with `frac_bits` stored
-// fraction bits and `exp_bits` exponent bits (ties to even, gradual
+// Fraction and exponent bits of a binary format.
+struct BinaryFormat {
+    int frac_bits;
+    int exp_bits;
+};
+
+inline BinaryFormat format_of(simdax_dtype dt) {
+    switch (dt) {
+        case SIMDAX_DTYPE_FLOAT32: return {23, 8};
+        case SIMDAX_DTYPE_FLOAT16: return {10, 5};
+        case SIMDAX_DTYPE_BFLOAT16: return {7, 8};
+        case SIMDAX_DTYPE_FLOAT64: return {52, 11};
+    }
+    return {0, 0};
+}
+
+// One step of format f at the finite value x: the step above |x| (at a
+// power of two, the larger one); the subnormal step below the normals.
+inline double step_at(double x, BinaryFormat f) {
+    const int emin = 2 - (1 << (f.exp_bits - 1));
+    int e = emin;
+    if (x != 0.0) {
+        std::frexp(x, &e);  // |x| in [2^(e-1), 2^e)
+        e = std::max(e - 1, emin);
+    }
+    return std::ldexp(1.0, e - f.frac_bits);
+}
+inline double step_at(double x, simdax_dtype dt) { return step_at(x, format_of(dt)); }
+
+// Rounds x to the nearest value of format f (ties to even, gradual
 // underflow, overflow to the infinity of x's sign). Result is exact in double.
-inline double round_to_format(double x, int frac_bits, int exp_bits) {
+inline double round_to_format(double x, BinaryFormat f) {
     if (std::isnan(x) || std::isinf(x) || x == 0.0) return x;
-    const int bias = (1 << (exp_bits - 1)) - 1;
-    const int emin = 1 - bias;
-    const int emax = bias;
-    int e;
-    std::frexp(x, &e);  // |x| in [2^(e-1), 2^e)
-    e -= 1;
-    if (e < emin) e = emin;  // subnormal range: fixed quantum
-    const double quantum = std::ldexp(1.0, e - frac_bits);
+    const double quantum = step_at(x, f);
     // x / quantum is exact (power of two); nearbyint rounds ties to even
     // in the default rounding mode.
     const double r = std::nearbyint(x / quantum) * quantum;
-    const double max_finite = std::ldexp(2.0 - std::ldexp(1.0, -frac_bits), emax);
+    const int emax = (1 << (f.exp_bits - 1)) - 1;
+    const double max_finite = std::ldexp(2.0 - std::ldexp(1.0, -f.frac_bits), emax);
     if (std::fabs(r) > max_finite) return std::copysign(std::numeric_limits<double>::infinity(), x);
     return r;
 }
 
 inline double round_to_dtype(double x, simdax_dtype dt) {
-    switch (dt) {
-        case SIMDAX_DTYPE_FLOAT32: return round_to_format(x, 23, 8);
-        case SIMDAX_DTYPE_FLOAT16: return round_to_format(x, 10, 5);
-        case SIMDAX_DTYPE_BFLOAT16: return round_to_format(x, 7, 8);
-        case SIMDAX_DTYPE_FLOAT64: return x;
-    }
-    return std::numeric_limits<double>::quiet_NaN();
+    return dt == SIMDAX_DTYPE_FLOAT64 ? x : round_to_format(x, format_of(dt));
 }
 
 // IEEE binary16 bits of x rounded to nearest even; NaN stays (quiet) NaN.
 inline uint16_t f64_to_f16_bits(double x) {
     const uint16_t sign = std::signbit(x) ? 0x8000 : 0;
     if (std::isnan(x)) return uint16_t(sign | 0x7E00);
-    const double r = std::fabs(round_to_format(x, 10, 5));
+    const double r = std::fabs(round_to_format(x, format_of(SIMDAX_DTYPE_FLOAT16)));
     if (std::isinf(r)) return uint16_t(sign | 0x7C00);
     if (r == 0.0) return sign;
     int e;
@@ -112,14 +128,14 @@ inline uint64_t f64_bits(double d) {
 // (and never the undefined out-of-range conversion).
 inline float f64_to_f32(double x) {
     if (std::isnan(x)) return std::copysign(std::numeric_limits<float>::quiet_NaN(), float(std::signbit(x) ? -1 : 1));
-    return static_cast<float>(round_to_format(x, 23, 8));
+    return static_cast<float>(round_to_dtype(x, SIMDAX_DTYPE_FLOAT32));
 }
 
 // bfloat16 = upper half of a binary32; the rounded value is a float exactly.
 inline uint16_t f64_to_bf16_bits(double x) {
     const uint16_t sign = std::signbit(x) ? 0x8000 : 0;
     if (std::isnan(x)) return uint16_t(sign | 0x7FC0);
-    return uint16_t(f32_bits(static_cast<float>(round_to_format(x, 7, 8))) >> 16);
+    return uint16_t(f32_bits(static_cast<float>(round_to_dtype(x, SIMDAX_DTYPE_BFLOAT16))) >> 16);
 }
 
 inline double bf16_bits_to_f64(uint16_t b) { return double(f32_from_bits(uint32_t(b) << 16)); }

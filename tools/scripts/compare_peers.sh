@@ -88,6 +88,10 @@ stale() {  # binary sources...: true (and the binary removed) if it is older tha
   return 1
 }
 log "building the drivers"
+# The number codec the bench shares with the tools (tools/number_codec).
+codec_src="$root/tools/number_codec/dtype_codec.cpp"
+codec=("$codec_src" "$root/tools/number_codec/dtype_codec.hpp")
+codec_flags=(-I"$root/tools/number_codec" -I"$root/include")
 if stale "$base/simdax_peer" "$peers/simdax_peer.cpp" "$peers/peer_common.hpp" "$lib" \
     "$root/include/simdax/simdax.h"; then
   $cxx -O2 -std=c++17 -I"$root/include" "$peers/simdax_peer.cpp" -o "$base/simdax_peer" \
@@ -95,15 +99,15 @@ if stale "$base/simdax_peer" "$peers/simdax_peer.cpp" "$peers/peer_common.hpp" "
 fi
 # The wheel's libdnnl needs its siblings in venv/lib (TBB, SYCL, Intel
 # runtime): DT_RPATH, unlike DT_RUNPATH, also serves those indirect loads.
-if stale "$base/onednn_peer" "$peers/onednn_peer.cpp" "$peers/peer_common.hpp" "$stamp"; then
-  $cxx -O2 -std=c++17 -I"$venv/include" "$peers/onednn_peer.cpp" -o "$base/onednn_peer" \
+if stale "$base/onednn_peer" "$peers/onednn_peer.cpp" "$peers/peer_common.hpp" "${codec[@]}" "$stamp"; then
+  $cxx -O2 -std=c++17 -I"$venv/include" "${codec_flags[@]}" "$peers/onednn_peer.cpp" "$codec_src" -o "$base/onednn_peer" \
     -L"$venv/lib" -ldnnl -Wl,--disable-new-dtags,-rpath,"$venv/lib" &
 fi
 have_xnnpack=0
 if [ -f /usr/include/xnnpack.h ] && [ -f /usr/include/pthreadpool.h ]; then
   have_xnnpack=1
-  if stale "$base/xnnpack_peer" "$peers/xnnpack_peer.cpp" "$peers/peer_common.hpp"; then
-    $cxx -O2 -std=c++17 "$peers/xnnpack_peer.cpp" -o "$base/xnnpack_peer" -lXNNPACK \
+  if stale "$base/xnnpack_peer" "$peers/xnnpack_peer.cpp" "$peers/peer_common.hpp" "${codec[@]}"; then
+    $cxx -O2 -std=c++17 "${codec_flags[@]}" "$peers/xnnpack_peer.cpp" "$codec_src" -o "$base/xnnpack_peer" -lXNNPACK \
       -lpthreadpool &
   fi
 fi

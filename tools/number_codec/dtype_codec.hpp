@@ -1,5 +1,6 @@
-// Element types of the case format: names, sizes, and exact conversions
-// between stored bit patterns and double. The double -> narrow conversions
+// Element types of the case format (tools/case) and of the benchmarks'
+// inputs (bench/): names, sizes, and exact conversions between stored bit
+// patterns and double, written once for both. The double -> narrow conversions
 // round once, to nearest-even, straight from float64 (the README pass rule
 // forbids the double rounding that going through float32 would cause).
 #pragma once
