@@ -16,13 +16,15 @@ nm=${NM:-nm}
 readelf=${READELF:-readelf}
 [ -f "$lib" ] || { echo "check_symbols: no such file: $lib" >&2; exit 1; }
 [ -f "$header" ] || { echo "check_symbols: no such file: $header" >&2; exit 1; }
+# simdax.h and the parts beside it (simdax_*.h) that it includes.
+headers=("$header" "$(dirname "$header")"/simdax_*.h)
 
 status=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Declared: every "SIMDAX_API <type> simdax_name(" in the header.
-grep -oE 'SIMDAX_API[^(;]*[^A-Za-z0-9_]simdax_[a-z0-9_]+[[:space:]]*\(' "$header" |
+# Declared: every "SIMDAX_API <type> simdax_name(" in the headers.
+cat "${headers[@]}" | grep -oE 'SIMDAX_API[^(;]*[^A-Za-z0-9_]simdax_[a-z0-9_]+[[:space:]]*\(' |
   grep -oE 'simdax_[a-z0-9_]+[[:space:]]*\($' | tr -d '( \t' | sort -u >"$tmp/declared"
 if [ ! -s "$tmp/declared" ]; then
   echo "check_symbols: found no SIMDAX_API declarations in $header" >&2

@@ -1,0 +1,160 @@
+// simdax — the C++ wrapper's operator factories and ONNX helpers. Part of
+// the wrapper: include "simdax/simdax.hpp".
+#ifndef SIMDAX_SIMDAX_FACTORIES_HPP
+#define SIMDAX_SIMDAX_FACTORIES_HPP
+
+#ifndef SIMDAX_SIMDAX_HPP
+#error "include simdax/simdax.hpp"
+#endif
+
+namespace simdax::cpp {
+
+// ---------------------------------------------------------------- factories
+inline Operator axes_op(simdax_operator_type type, const TensorDesc& input,
+                        const TensorDesc& output, const std::vector<uint32_t>& axes) {
+    const simdax_tensor_desc in = input.c(), out = output.c();
+    const simdax_axes_op_desc d{&in, &out, uint32_t(axes.size()), axes.data()};
+    return Operator(simdax_operator_desc{type, &d});
+}
+inline Operator log_softmax(const std::vector<int64_t>& shape, const std::vector<uint32_t>& axes,
+                            simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32) {
+    const TensorDesc t(shape, dtype);
+    return axes_op(SIMDAX_OPERATOR_LOG_SOFTMAX, t, t, axes);
+}
+inline Operator softmax(const std::vector<int64_t>& shape, const std::vector<uint32_t>& axes,
+                        simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32) {
+    const TensorDesc t(shape, dtype);
+    return axes_op(SIMDAX_OPERATOR_SOFTMAX, t, t, axes);
+}
+inline Operator hardmax(const std::vector<int64_t>& shape, const std::vector<uint32_t>& axes,
+                        simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32) {
+    const TensorDesc t(shape, dtype);
+    return axes_op(SIMDAX_OPERATOR_HARDMAX, t, t, axes);
+}
+
+// MVN options; absent scale/bias/activation as in simdax_mvn_desc.
+// SIMDAX_EPSILON_ON_STDDEV (ONNX) creates the operator from a simdax_mvn_ex_desc.
+struct MvnOptions {
+    std::optional<TensorDesc> scale, bias;
+    bool normalize_variance = true;
+    float epsilon = 1e-5f;
+    std::optional<simdax_activation_desc> activation;
+    simdax_epsilon_placement epsilon_placement = SIMDAX_EPSILON_ON_VARIANCE;
+};
+inline Operator mvn(const TensorDesc& input, const TensorDesc& output,
+                    const std::vector<uint32_t>& axes, const MvnOptions& o = {}) {
+    const simdax_tensor_desc in = input.c(), out = output.c();
+    simdax_tensor_desc scale{}, bias{};
+    if (o.scale) scale = o.scale->c();
+    if (o.bias) bias = o.bias->c();
+    const simdax_mvn_desc d{&in, o.scale ? &scale : nullptr, o.bias ? &bias : nullptr, &out,
+                            uint32_t(axes.size()), axes.data(), o.normalize_variance ? 1 : 0,
+                            o.epsilon, o.activation ? &*o.activation : nullptr};
+    if (o.epsilon_placement == SIMDAX_EPSILON_ON_VARIANCE)
+        return Operator(simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &d});
+    const simdax_mvn_ex_desc ex{d, o.epsilon_placement};
+    return Operator(simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, &ex});
+}
+// Packed input and output of `dtype`; Scale and Bias (their sizes and
+// strides from o) take that dtype too.
+inline Operator mvn(const std::vector<int64_t>& shape, const std::vector<uint32_t>& axes,
+                    simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32, const MvnOptions& o = {}) {
+    const TensorDesc t(shape, dtype);
+    MvnOptions typed = o;
+    if (typed.scale) typed.scale->dtype = dtype;
+    if (typed.bias) typed.bias->dtype = dtype;
+    return mvn(t, t, axes, typed);
+}
+
+// HardSigmoid over any views (in place: the same TensorDesc and buffer).
+inline Operator hard_sigmoid(const TensorDesc& input, const TensorDesc& output,
+                             float alpha = 0.2f, float beta = 0.5f) {
+    const simdax_tensor_desc in = input.c(), out = output.c();
+    const simdax_hard_sigmoid_desc d{&in, &out, alpha, beta};
+    return Operator(simdax_operator_desc{SIMDAX_OPERATOR_HARD_SIGMOID, &d});
+}
+
+// An ONNX MeanVarianceNormalization node (simdax_onnx_mvn_desc): onnx_axes
+// as in the node (negative allowed), nullopt for the default {0,2,3}.
+inline Operator onnx_mvn(const std::vector<int64_t>& shape,
+                         const std::optional<std::vector<int64_t>>& onnx_axes = std::nullopt,
+                         simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32) {
+    const TensorDesc t(shape, dtype);
+    const simdax_tensor_desc c = t.c();
+    uint32_t axes[SIMDAX_MAX_RANK];
+    simdax_mvn_ex_desc d;
+    check(simdax_onnx_mvn_desc(&c, &c, onnx_axes ? onnx_axes->data() : nullptr,
+                               onnx_axes ? uint32_t(onnx_axes->size()) : 0, axes, &d));
+    return Operator(simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, &d});
+}
+
+inline Operator hard_sigmoid(const std::vector<int64_t>& shape,
+                             simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32, float alpha = 0.2f,
+                             float beta = 0.5f) {
+    const TensorDesc t(shape, dtype);
+    return hard_sigmoid(t, t, alpha, beta);
+}
+
+// Any activation standalone over any views, with explicit parameters or
+// DirectML's defaults.
+inline Operator activation(const TensorDesc& input, const TensorDesc& output,
+                           const simdax_activation_desc& act) {
+    const simdax_tensor_desc in = input.c(), out = output.c();
+    const simdax_activation_op_desc d{&in, &out, act};
+    return Operator(simdax_operator_desc{SIMDAX_OPERATOR_ACTIVATION, &d});
+}
+inline Operator activation(const TensorDesc& input, const TensorDesc& output,
+                           simdax_activation_type type) {
+    return activation(input, output, simdax_activation_default(type));
+}
+inline Operator activation(const std::vector<int64_t>& shape, const simdax_activation_desc& act,
+                           simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32) {
+    const TensorDesc t(shape, dtype);
+    return activation(t, t, act);
+}
+inline Operator activation(const std::vector<int64_t>& shape, simdax_activation_type type,
+                           simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32) {
+    return activation(shape, simdax_activation_default(type), dtype);
+}
+
+// ------------------------------------------------------------ ONNX helpers
+// simdax_onnx_softmax_axes: axis = nullopt when the node has no attribute.
+inline std::vector<uint32_t> onnx_softmax_axes(int64_t opset, uint32_t rank,
+                                               std::optional<int64_t> axis = std::nullopt) {
+    std::array<uint32_t, SIMDAX_MAX_RANK> axes{};
+    uint32_t count = 0;
+    check(simdax_onnx_softmax_axes(opset, rank, axis ? 1 : 0, axis.value_or(0), axes.data(),
+                                   &count));
+    return std::vector<uint32_t>(axes.begin(), axes.begin() + count);
+}
+
+// simdax_onnx_mvn_axes: the axes and epsilon of an ONNX MVN node
+// (axes = nullopt: ONNX's default {0, 2, 3}).
+struct OnnxMvn {
+    std::vector<uint32_t> axes;
+    float epsilon = 0.0f;
+};
+inline OnnxMvn onnx_mvn(uint32_t rank,
+                        const std::optional<std::vector<int64_t>>& axes = std::nullopt) {
+    std::array<uint32_t, SIMDAX_MAX_RANK> out{};
+    uint32_t count = 0;
+    OnnxMvn r;
+    check(simdax_onnx_mvn_axes(rank, axes ? axes->data() : nullptr,
+                               axes ? uint32_t(axes->size()) : 0u, out.data(), &count,
+                               &r.epsilon));
+    r.axes.assign(out.begin(), out.begin() + count);
+    return r;
+}
+
+// simdax_onnx_hard_sigmoid_params: {alpha, beta}, ONNX defaults for nullopt.
+inline std::pair<float, float> onnx_hard_sigmoid_params(std::optional<float> alpha = std::nullopt,
+                                                        std::optional<float> beta = std::nullopt) {
+    std::pair<float, float> r;
+    check(simdax_onnx_hard_sigmoid_params(alpha ? 1 : 0, alpha.value_or(0.0f), beta ? 1 : 0,
+                                          beta.value_or(0.0f), &r.first, &r.second));
+    return r;
+}
+
+}  // namespace simdax::cpp
+
+#endif  // SIMDAX_SIMDAX_FACTORIES_HPP

@@ -1,0 +1,119 @@
+/* simdax — typed descriptors (create-info structures) and operand bindings. Part of the C API: include "simdax/simdax.h". */
+#ifndef SIMDAX_TYPED_H
+#define SIMDAX_TYPED_H
+
+#ifndef SIMDAX_SIMDAX_H
+#error "include simdax/simdax.h"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------ typed descriptors and operand bindings
+ * (from 0.3). Each structure below begins with a header naming its kind and
+ * size, as Vulkan's sType does: a structure of one kind passed where
+ * another is expected is refused with a message instead of being read as
+ * the other, and a structure may grow in a later minor version (fields
+ * appended; the size an older caller passes tells the library which
+ * fields it has). Buffers are bound by operand index with their length,
+ * so that an undersized buffer is refused instead of overrun. */
+typedef enum simdax_structure_type {
+    SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO = 1, /* simdax_log_softmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO = 2,     /* simdax_softmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO = 3,     /* simdax_hardmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO = 4,         /* simdax_mvn_create_info */
+    SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO = 5, /* simdax_hard_sigmoid_create_info */
+    SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO = 6,  /* simdax_activation_create_info */
+    SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO = 7,        /* simdax_cast_create_info */
+    SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS = 100       /* simdax_operand_bindings */
+} simdax_structure_type;
+
+typedef struct simdax_structure_header {
+    simdax_structure_type type;
+    uint32_t size; /* sizeof the whole structure */
+} simdax_structure_header;
+
+/* A structure's header: SIMDAX_HEADER(simdax_softmax_create_info,
+ * SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO). */
+#define SIMDAX_HEADER(structure, type) { (type), (uint32_t)sizeof(structure) }
+
+/* One create-info structure per operator: the header's type names the
+ * operator, the descriptor follows. */
+typedef struct simdax_log_softmax_create_info {
+    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO */
+    simdax_log_softmax_desc desc;
+} simdax_log_softmax_create_info;
+typedef struct simdax_softmax_create_info {
+    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO */
+    simdax_softmax_desc desc;
+} simdax_softmax_create_info;
+typedef struct simdax_hardmax_create_info {
+    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO */
+    simdax_hardmax_desc desc;
+} simdax_hardmax_create_info;
+typedef struct simdax_mvn_create_info {
+    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO */
+    simdax_mvn_ex_desc desc;        /* MEAN_VARIANCE_NORMALIZATION_EX */
+} simdax_mvn_create_info;
+typedef struct simdax_hard_sigmoid_create_info {
+    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO */
+    simdax_hard_sigmoid_desc desc;
+} simdax_hard_sigmoid_create_info;
+typedef struct simdax_activation_create_info {
+    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO */
+    simdax_activation_op_desc desc;
+} simdax_activation_create_info;
+
+typedef struct simdax_cast_create_info {
+    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO */
+    simdax_cast_desc desc;
+} simdax_cast_create_info;
+
+/* As simdax_operator_create, from a create-info structure (its header's
+ * address). SIMDAX_ERROR_INVALID_ARGUMENT for a header that names no
+ * create-info kind, or whose size is smaller than that kind's. */
+SIMDAX_API simdax_status simdax_operator_create_from_info(const simdax_structure_header* info,
+                                                          simdax_operator** op);
+
+/* Operands by index. An operator reads the operands it was created with. */
+typedef enum simdax_operand {
+    SIMDAX_OPERAND_INPUT = 0,
+    SIMDAX_OPERAND_OUTPUT = 1,
+    SIMDAX_OPERAND_SCALE = 2,
+    SIMDAX_OPERAND_BIAS = 3
+} simdax_operand;
+#define SIMDAX_OPERAND_COUNT 4
+
+/* One operand's buffer: element (0, ..., 0) of its tensor is at
+ * data + offset bytes; size: the buffer's length in bytes from data, or 0
+ * when not stated (then not checked). With a size, every byte the view
+ * can touch (its strides, negative ones included) must lie in
+ * [data, data + size), else SIMDAX_ERROR_INVALID_ARGUMENT and nothing is
+ * written. Inputs are only read. data NULL: not bound. */
+typedef struct simdax_buffer_binding {
+    void* data;
+    size_t offset;
+    size_t size;
+} simdax_buffer_binding;
+
+/* The buffers of one execution, indexed by simdax_operand: operands[i] for
+ * i < count (an operand past count is unbound). */
+typedef struct simdax_operand_bindings {
+    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS */
+    uint32_t count;
+    const simdax_buffer_binding* operands;
+} simdax_operand_bindings;
+
+/* As simdax_operator_execute_parallel (parallel NULL: the calling thread),
+ * with the buffers bound by operand: the same rules (alignment, overlap, a
+ * bound operand the operator does not read is ignored with a warning),
+ * plus the buffer lengths. */
+SIMDAX_API simdax_status simdax_operator_execute_bound(const simdax_operator* op,
+                                                       const simdax_operand_bindings* bindings,
+                                                       const simdax_parallel* parallel);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SIMDAX_TYPED_H */
