@@ -50,11 +50,18 @@
 #define SIMDAX_VERSION_PATCH 0
 #define SIMDAX_MAX_RANK 8
 
-/* The API by topic, in dependency order. */
+/* The API by topic, in dependency order (each part needs the ones before
+ * it and the lines above: include this header, not a part). */
+#ifdef __cplusplus
+extern "C" {
+#endif
 #include "simdax/simdax_tensor.h"
 #include "simdax/simdax_descriptors.h"
 #include "simdax/simdax_operator.h"
 #include "simdax/simdax_typed.h"
 #include "simdax/simdax_isa.h"
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* SIMDAX_SIMDAX_H */

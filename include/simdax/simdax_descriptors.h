@@ -1,14 +1,6 @@
-/* simdax — activations and the operator descriptors. Part of the C API: include "simdax/simdax.h". */
+/* simdax — activations and the operator descriptors. Part of simdax.h. */
 #ifndef SIMDAX_DESCRIPTORS_H
 #define SIMDAX_DESCRIPTORS_H
-
-#ifndef SIMDAX_SIMDAX_H
-#error "include simdax/simdax.h"
-#endif
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 /* ------------------------------------------------------------- activations */
 typedef enum simdax_activation_type {
@@ -148,7 +140,4 @@ typedef struct simdax_operator_desc {
     const void* desc;
 } simdax_operator_desc;
 
-#ifdef __cplusplus
-}
-#endif
 #endif /* SIMDAX_DESCRIPTORS_H */

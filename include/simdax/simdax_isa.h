@@ -1,14 +1,6 @@
-/* simdax — ISA selection, CPU facts and the ONNX helpers. Part of the C API: include "simdax/simdax.h". */
+/* simdax — ISA selection, CPU facts and the ONNX helpers. Part of simdax.h. */
 #ifndef SIMDAX_ISA_H
 #define SIMDAX_ISA_H
-
-#ifndef SIMDAX_SIMDAX_H
-#error "include simdax/simdax.h"
-#endif
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 /* -------------------------------------------------------------------- ISA */
 typedef enum simdax_isa {
@@ -87,7 +79,4 @@ SIMDAX_API simdax_status simdax_onnx_hard_sigmoid_params(int has_alpha, float al
                                                          float beta, float* out_alpha,
                                                          float* out_beta);
 
-#ifdef __cplusplus
-}
-#endif
 #endif /* SIMDAX_ISA_H */

@@ -1,14 +1,6 @@
-/* simdax — creating and executing operators, thread pools, one-shot calls. Part of the C API: include "simdax/simdax.h". */
+/* simdax — creating and executing operators, thread pools, one-shot calls. Part of simdax.h. */
 #ifndef SIMDAX_OPERATOR_H
 #define SIMDAX_OPERATOR_H
-
-#ifndef SIMDAX_SIMDAX_H
-#error "include simdax/simdax.h"
-#endif
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 /* --------------------------------------------------------------- operators */
 typedef struct simdax_operator simdax_operator;
@@ -121,7 +113,4 @@ SIMDAX_API simdax_status simdax_activation(const simdax_activation_op_desc* desc
                                            const void* input, void* output);
 SIMDAX_API simdax_status simdax_cast(const simdax_cast_desc* desc, const void* input, void* output);
 
-#ifdef __cplusplus
-}
-#endif
 #endif /* SIMDAX_OPERATOR_H */

@@ -1,14 +1,6 @@
-/* simdax — status, errors, logging, data types and tensors. Part of the C API: include "simdax/simdax.h". */
+/* simdax — status, errors, logging, data types and tensors. Part of simdax.h. */
 #ifndef SIMDAX_TENSOR_H
 #define SIMDAX_TENSOR_H
-
-#ifndef SIMDAX_SIMDAX_H
-#error "include simdax/simdax.h"
-#endif
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 /* ------------------------------------------------------------------ status */
 typedef enum simdax_status {
@@ -82,7 +74,4 @@ typedef struct simdax_tensor_desc {
     const int64_t* strides;
 } simdax_tensor_desc;
 
-#ifdef __cplusplus
-}
-#endif
 #endif /* SIMDAX_TENSOR_H */

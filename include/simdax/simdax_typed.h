@@ -1,14 +1,6 @@
-/* simdax — typed descriptors (create-info structures) and operand bindings. Part of the C API: include "simdax/simdax.h". */
+/* simdax — typed descriptors (create-info structures) and operand bindings. Part of simdax.h. */
 #ifndef SIMDAX_TYPED_H
 #define SIMDAX_TYPED_H
-
-#ifndef SIMDAX_SIMDAX_H
-#error "include simdax/simdax.h"
-#endif
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 /* ------------------------------------ typed descriptors and operand bindings
  * (from 0.3). Each structure below begins with a header naming its kind and
@@ -113,7 +105,4 @@ SIMDAX_API simdax_status simdax_operator_execute_bound(const simdax_operator* op
                                                        const simdax_operand_bindings* bindings,
                                                        const simdax_parallel* parallel);
 
-#ifdef __cplusplus
-}
-#endif
 #endif /* SIMDAX_TYPED_H */

@@ -1,5 +1,6 @@
 // Element-wise operators: HardSigmoid and any activation on its own. In
 // place is allowed (the output exactly the input).
+#include "elementwise_passes.hpp"
 #include "run_plan.hpp"
 #include "text_line.hpp"
 #include "validate_rules.hpp"
@@ -7,19 +8,7 @@
 namespace simdax {
 namespace {
 
-struct ElementwisePasses {
-    static constexpr bool kReduces = false, kLaneGroups = false;
-    static constexpr unsigned kExtra = 0;
-    struct State {};
-    using Final = State;
-
-    static State empty() { return {}; }
-    static void reduce(const Plan&, const Piece&, State*) {}
-    static void combine(State*, const State&) {}
-    template <class VisitGroup>
-    static State finish(const Plan&, const State&, VisitGroup&&) {
-        return {};
-    }
+struct ActivationPasses : ElementwisePasses {
     static void output(const Plan& p, const Piece& c, const State&) {
         p.k.activation(c.at[kX], c.at[kY], c.n, &p.act);
     }
@@ -53,10 +42,10 @@ SIMDAX_CHECK_INFO_LAYOUT(simdax_activation_create_info);
 extern const OperatorDef kHardSigmoidOperator{
     SIMDAX_OPERATOR_HARD_SIGMOID, "HardSigmoid", SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO,
     sizeof(simdax_hard_sigmoid_create_info), validate_hard_sigmoid, false, false, int64_t(1) << 17,
-    nullptr, run_plan<ElementwisePasses>, describe_activation};
+    nullptr, run_plan<ActivationPasses>, describe_activation};
 extern const OperatorDef kActivationOperator{
     SIMDAX_OPERATOR_ACTIVATION, "Activation", SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO,
     sizeof(simdax_activation_create_info), validate_activation, false, false, int64_t(1) << 17,
-    nullptr, run_plan<ElementwisePasses>, describe_activation};
+    nullptr, run_plan<ActivationPasses>, describe_activation};
 
 }  // namespace simdax

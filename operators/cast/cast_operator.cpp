@@ -1,6 +1,7 @@
 // Cast between float32, float16, bfloat16 and float64: element-wise, the
 // input's kernels, one slot per output dtype.
 #include "dtype_name.hpp"
+#include "elementwise_passes.hpp"
 #include "one_shot.hpp"
 #include "run_plan.hpp"
 #include "text_line.hpp"
@@ -9,19 +10,7 @@
 namespace simdax {
 namespace {
 
-struct CastPasses {
-    static constexpr bool kReduces = false, kLaneGroups = false;
-    static constexpr unsigned kExtra = 0;
-    struct State {};
-    using Final = State;
-
-    static State empty() { return {}; }
-    static void reduce(const Plan&, const Piece&, State*) {}
-    static void combine(State*, const State&) {}
-    template <class VisitGroup>
-    static State finish(const Plan&, const State&, VisitGroup&&) {
-        return {};
-    }
+struct CastPasses : ElementwisePasses {
     static void output(const Plan& p, const Piece& c, const State&) {
         switch (p.dtypes[kY]) {
             case DType::f32: return p.k.cast_to_f32(c.at[kX], c.at[kY], c.n);
