@@ -52,15 +52,14 @@ uint64_t hash_string(const std::string& s) {
 
 }  // namespace
 
-void fill_random(void* dst, simdax_dtype dtype, int64_t count, double lo, double hi,
-                 uint64_t seed) {
+void fill_random(void* dst, simdax_dtype dtype, int64_t count, double lo, double hi, uint64_t seed) {
     uint64_t state = seed;
     const double scale = (hi - lo) / (4.0 * 65535.0);
     for (int64_t i = 0; i < count; ++i) {
         // One 64-bit draw gives four 16-bit uniforms; their sum is bell-shaped.
         const uint64_t r = splitmix64(state);
-        const double sum = double(r & 0xffff) + double((r >> 16) & 0xffff) +
-                           double((r >> 32) & 0xffff) + double(r >> 48);
+        const double sum =
+            double(r & 0xffff) + double((r >> 16) & 0xffff) + double((r >> 32) & 0xffff) + double(r >> 48);
         const double v = lo + sum * scale;
         switch (dtype) {
             case SIMDAX_DTYPE_FLOAT32: static_cast<float*>(dst)[i] = float(v); break;
@@ -125,16 +124,14 @@ const DataSet& memcpy_data(const Workload& w) {
     g_data.data.reset();
     auto set = std::make_unique<DataSet>();
     set->input = AlignedBuffer(byte_size(w.dtype, w.shape));
-    fill_random(set->input.data(), w.dtype, element_count(w.shape), -5.0, 5.0,
-                hash_string(key));
+    fill_random(set->input.data(), w.dtype, element_count(w.shape), -5.0, 5.0, hash_string(key));
     set->output = AlignedBuffer(byte_size(w.dtype, w.shape));
     g_data.key = key;
     g_data.data = std::move(set);
     return *g_data.data;
 }
 
-const simdax_operator* workload_operator(const Workload& w, simdax_isa isa,
-                                         std::string* error) {
+const simdax_operator* workload_operator(const Workload& w, simdax_isa isa, std::string* error) {
     const std::string key = w.id + '/' + simdax_isa_name(isa);
     if (g_op.op && g_op.key == key) return g_op.op.get();
     g_op.op.reset();
@@ -142,8 +139,8 @@ const simdax_operator* workload_operator(const Workload& w, simdax_isa isa,
 
     const uint32_t rank = uint32_t(w.shape.size());
     const simdax_tensor_desc tensor = {w.dtype, rank, w.shape.data(), nullptr};
-    const simdax_tensor_desc scale_bias = {w.dtype, uint32_t(w.scale_bias.size()),
-                                           w.scale_bias.data(), nullptr};
+    const simdax_tensor_desc scale_bias = {w.dtype, uint32_t(w.scale_bias.size()), w.scale_bias.data(),
+                                           nullptr};
     const uint32_t axis_count = uint32_t(w.axes.size());
 
     simdax_axes_op_desc axes_desc = {&tensor, &tensor, axis_count, w.axes.data()};
@@ -183,16 +180,15 @@ const simdax_operator* workload_operator(const Workload& w, simdax_isa isa,
     const std::string create_error = status == SIMDAX_OK ? "" : simdax_last_error();
     simdax_set_max_isa(previous);
     if (status != SIMDAX_OK) {
-        *error = std::string("simdax_operator_create: ") + simdax_status_name(status) + ": " +
-                 create_error;
+        *error = std::string("simdax_operator_create: ") + simdax_status_name(status) + ": " + create_error;
         return nullptr;
     }
     const simdax_isa planned = simdax_operator_isa(op);
     if (planned != isa) {
         simdax_operator_destroy(op);
         const char* planned_name = simdax_isa_name(planned);
-        *error = std::string("operator planned for ") + (planned_name ? planned_name : "?") +
-                 ", not " + simdax_isa_name(isa);
+        *error = std::string("operator planned for ") + (planned_name ? planned_name : "?") + ", not " +
+                 simdax_isa_name(isa);
         return nullptr;
     }
     g_op.key = key;

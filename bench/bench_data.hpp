@@ -61,7 +61,6 @@ const simdax_operator* workload_operator(const Workload& w, simdax_isa isa, std:
 
 // Fills count elements of dtype at dst with values lo + (hi - lo) * t,
 // t roughly normal on [0, 1] (mean of 4 uniforms), from seed.
-void fill_random(void* dst, simdax_dtype dtype, int64_t count, double lo, double hi,
-                 uint64_t seed);
+void fill_random(void* dst, simdax_dtype dtype, int64_t count, double lo, double hi, uint64_t seed);
 
 }  // namespace simdax_bench

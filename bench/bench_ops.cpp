@@ -54,12 +54,11 @@ void run_operator(benchmark::State& state, const Workload* w, simdax_isa isa, bo
     bindings.output = data.output.data();
 
     for (auto _ : state) {
-        const simdax_status status =
-            parallel ? simdax_operator_execute_parallel(op, &bindings, pool_hook())
-                     : simdax_operator_execute(op, &bindings);
+        const simdax_status status = parallel ? simdax_operator_execute_parallel(op, &bindings, pool_hook())
+                                              : simdax_operator_execute(op, &bindings);
         if (status != SIMDAX_OK) {
-            error = std::string("simdax_operator_execute: ") + simdax_status_name(status) +
-                    ": " + simdax_last_error();
+            error = std::string("simdax_operator_execute: ") + simdax_status_name(status) + ": " +
+                    simdax_last_error();
             state.SkipWithError(error.c_str());
             break;
         }
@@ -182,8 +181,7 @@ benchmark::internal::Benchmark* register_operator(const std::string& name, const
 }
 
 benchmark::internal::Benchmark* register_memcpy(const std::string& name, const Workload& w) {
-    return benchmark::RegisterBenchmark(name.c_str(), run_memcpy, &w)
-        ->Unit(benchmark::kMicrosecond);
+    return benchmark::RegisterBenchmark(name.c_str(), run_memcpy, &w)->Unit(benchmark::kMicrosecond);
 }
 
 benchmark::internal::Benchmark* register_read(const std::string& name, const Workload& w) {
@@ -217,13 +215,12 @@ void register_benchmarks(const std::vector<simdax_isa>& isas) {
     std::set<std::string> baselines;
     const unsigned threads = parallel_threads();
     for (const Workload& w : workloads()) {
-        for (simdax_isa isa : isas)
-            register_operator(benchmark_name(w, simdax_isa_name(isa)), w, isa);
+        for (simdax_isa isa : isas) register_operator(benchmark_name(w, simdax_isa_name(isa)), w, isa);
         // Wall-clock time: CPU time of the calling thread says nothing here.
         if (threads > 1 && !w.latency && !isas.empty())
             benchmark::RegisterBenchmark(
-                threads_name(benchmark_name(w, simdax_isa_name(isas.back())), threads).c_str(),
-                run_operator, &w, isas.back(), true)
+                threads_name(benchmark_name(w, simdax_isa_name(isas.back())), threads).c_str(), run_operator,
+                &w, isas.back(), true)
                 ->Unit(benchmark::kMicrosecond)
                 ->UseRealTime();
         // The baselines of each distinct (dtype, shape), right after its

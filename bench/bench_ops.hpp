@@ -21,8 +21,7 @@ void register_benchmarks(const std::vector<simdax_isa>& isas);
 // Single-thread benchmarks under a given name (w must outlive the run):
 // simdax_operator_execute of w with the ISA capped at isa; memcpy of w's
 // input bytes; read_pass over them.
-benchmark::internal::Benchmark* register_operator(const std::string& name, const Workload& w,
-                                                  simdax_isa isa);
+benchmark::internal::Benchmark* register_operator(const std::string& name, const Workload& w, simdax_isa isa);
 benchmark::internal::Benchmark* register_memcpy(const std::string& name, const Workload& w);
 benchmark::internal::Benchmark* register_read(const std::string& name, const Workload& w);
 

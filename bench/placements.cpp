@@ -87,9 +87,10 @@ bool time_placements(const simdax_operator* op, const Workload& w, std::vector<d
 
 int run_placements(const std::vector<simdax_isa>& isas, const std::string& filter) {
     const std::regex match(filter.empty() ? ".*" : filter);
-    std::printf("Placement: input/output bytes past a 64-byte boundary; median of %d, CPU µs per execute, "
-                "one thread. Spread = slowest / fastest (marked over %.2f).\n",
-                kSamples, kPlacementSpread);
+    std::printf(
+        "Placement: input/output bytes past a 64-byte boundary; median of %d, CPU µs per execute, "
+        "one thread. Spread = slowest / fastest (marked over %.2f).\n",
+        kSamples, kPlacementSpread);
     std::printf("%-5s %-11s", "row", "isa");
     for (const Placement& p : placements(SIMDAX_DTYPE_FLOAT32)) {
         char label[16];
@@ -109,14 +110,16 @@ int run_placements(const std::vector<simdax_isa>& isas, const std::string& filte
                 failed = 1;
                 continue;
             }
-            const double spread = *std::max_element(us.begin(), us.end()) / *std::min_element(us.begin(), us.end());
+            const double spread =
+                *std::max_element(us.begin(), us.end()) / *std::min_element(us.begin(), us.end());
             std::printf("%-5s %-11s", w.id.c_str(), simdax_isa_name(isa));
             for (double u : us) std::printf(" %9.1f", u);
             std::printf(" %6.2fx%s\n", spread, spread > kPlacementSpread ? " over" : "");
             if (spread > kPlacementSpread) ++over;
         }
     }
-    std::printf("%d row/ISA pairs over %.2f (the 16-bit rows' +4 column is +2 bytes)\n", over, kPlacementSpread);
+    std::printf("%d row/ISA pairs over %.2f (the 16-bit rows' +4 column is +2 bytes)\n", over,
+                kPlacementSpread);
     return failed;
 }
 

@@ -30,9 +30,7 @@ std::string pad_left(const std::string& s, size_t width) {
     return s.size() < width ? std::string(width - s.size(), ' ') + s : s;
 }
 
-std::string format_ratio(double ratio) {
-    return format(ratio < 100.0 ? "%.2fx" : "%.1fx", ratio);
-}
+std::string format_ratio(double ratio) { return format(ratio < 100.0 ? "%.2fx" : "%.1fx", ratio); }
 
 std::string format_time(double seconds, bool nanoseconds) {
     if (nanoseconds) return format("%.1fns", seconds * 1e9);
@@ -50,9 +48,8 @@ std::string cache_sized_ids() {
 
 }  // namespace
 
-RatioTableReporter::RatioTableReporter(benchmark::BenchmarkReporter* inner,
-                                       std::vector<simdax_isa> isas, std::ostream* table,
-                                       bool real_time)
+RatioTableReporter::RatioTableReporter(benchmark::BenchmarkReporter* inner, std::vector<simdax_isa> isas,
+                                       std::ostream* table, bool real_time)
     : inner_(inner), isas_(std::move(isas)), table_(table), real_time_(real_time) {}
 
 bool RatioTableReporter::ReportContext(const Context& context) {
@@ -153,8 +150,7 @@ void RatioTableReporter::print_table() const {
 
     out << "\n==== simdax ratio table ====\n";
     print_machine();
-    out << "time = " << (real_time_ ? "wall-clock" : "CPU")
-        << " time per execute (median over repetitions"
+    out << "time = " << (real_time_ ? "wall-clock" : "CPU") << " time per execute (median over repetitions"
         << (real_time_ ? "" : "; --table_real_time for wall-clock") << ")\n"
         << "x memcpy = op time / time of memcpy/<dtype>/<shape> (a copy of the input's bytes:\n"
            "  reads N, writes N). Rows whose input and output fit in L2 together ("
@@ -202,7 +198,7 @@ void RatioTableReporter::print_table() const {
         std::string line = pad_right(w.id, id_width) + "  " + pad_right(row_name(w), name_width);
         const char* best_isa = nullptr;
         simdax_isa best = SIMDAX_ISA_SCALAR;
-        double best_value = 0;  // ratio, or seconds for the latency row
+        double best_value = 0;              // ratio, or seconds for the latency row
         const char* fastest_isa = nullptr;  // by time, for rows without a baseline
         double fastest = 0;
         for (size_t i = 0; i < isas_.size(); ++i) {
@@ -229,7 +225,8 @@ void RatioTableReporter::print_table() const {
                         pad_left(ratio > 0 ? format_ratio(ratio) : "-", 7) +
                         (ratio > 0 ? judge(w, isas_[i], ratio) : ' ') +
                         pad_left(read_ratio > 0 ? format_ratio(read_ratio) : "-", 7);
-                if (ratio > 0 && (!best_isa || ratio < best_value)) best_isa = isa, best_value = ratio, best = isas_[i];
+                if (ratio > 0 && (!best_isa || ratio < best_value))
+                    best_isa = isa, best_value = ratio, best = isas_[i];
             }
             line += (i ? " | " : "  ") + cell;
         }
@@ -255,8 +252,7 @@ void RatioTableReporter::print_table() const {
     if (!any_row) out << "(no workload ran)\n";
     out << "targets missed on any ISA: " << misses.size() << '\n';
     for (const std::string& m : misses) out << "  MISSED " << m << '\n';
-    if (missing_baseline)
-        out << "ratio '-': its baseline was not run (widen --benchmark_filter).\n";
+    if (missing_baseline) out << "ratio '-': its baseline was not run (widen --benchmark_filter).\n";
 
     print_baselines(name_width);
     print_threads(name_width);
@@ -287,8 +283,7 @@ void RatioTableReporter::print_baselines(size_t name_width) const {
         for (const auto& l : lines) {
             if (l.t <= 0) continue;
             if (!header) out << "\nbaselines:\n", header = true;
-            out << "  " << pad_right(l.name, name_width + 8)
-                << pad_left(format("%.2f MB", bytes / 1e6), 10)
+            out << "  " << pad_right(l.name, name_width + 8) << pad_left(format("%.2f MB", bytes / 1e6), 10)
                 << pad_left(format_time(l.t, false), 12)
                 << pad_left(format("%.1f GB/s", l.moved / l.t / 1e9), 12) << "  " << l.what << '\n';
         }
@@ -317,8 +312,7 @@ void RatioTableReporter::print_threads(size_t name_width) const {
         const std::string copy = memcpy_name(w);
         const double c1 = wall_seconds(copy), cn = wall_seconds(threads_name(copy, threads));
         *table_ << pad_right(w.id, 5) << pad_right(row_name(w), name_width)
-                << pad_left(format_time(t1, false), 12) << " ->"
-                << pad_left(format_time(tn, false), 12)
+                << pad_left(format_time(t1, false), 12) << " ->" << pad_left(format_time(tn, false), 12)
                 << pad_left(format("%.2fx", t1 / tn), 9);
         if (c1 > 0 && cn > 0) *table_ << "    memcpy " << pad_left(format("%.2fx", c1 / cn), 6);
         *table_ << '\n';

@@ -22,8 +22,8 @@ public:
     // tabulate wall-clock time instead of the thread's CPU time (the
     // default: on a shared machine it leaves out the time other processes
     // hold the core, for op and memcpy alike).
-    RatioTableReporter(benchmark::BenchmarkReporter* inner, std::vector<simdax_isa> isas,
-                       std::ostream* table, bool real_time);
+    RatioTableReporter(benchmark::BenchmarkReporter* inner, std::vector<simdax_isa> isas, std::ostream* table,
+                       bool real_time);
 
     bool ReportContext(const Context& context) override;
     void ReportRuns(const std::vector<Run>& runs) override;
@@ -37,7 +37,7 @@ private:
         // Time per iteration, one per repetition: CPU, and wall-clock (the
         // hand-timed figure for a benchmark with manual time).
         std::vector<double> cpu, wall;
-        double median_cpu = -1.0;     // the "median" aggregates, if reported
+        double median_cpu = -1.0;  // the "median" aggregates, if reported
         double median_wall = -1.0;
         std::string error;
     };

@@ -11,7 +11,7 @@ namespace simdax_bench {
 
 namespace {
 
-constexpr int64_t kSizeRow = 1024;          // row length of the size family
+constexpr int64_t kSizeRow = 1024;  // row length of the size family
 constexpr int64_t kSizeMax = int64_t(1) << 26;
 constexpr int64_t kRowTotal = int64_t(1) << 22;  // total of the row family
 constexpr int64_t kRowMax = int64_t(1) << 20;
@@ -53,15 +53,13 @@ std::string size_suffix(int64_t n, int64_t row) {
 void register_baselines_at(const char* family, int64_t n, int64_t row) {
     const std::string point = std::string("sweep/") + family;
     const std::string suffix = "/f32" + size_suffix(n, row);
-    const Workload& w =
-        add_workload(point + "/baseline" + size_suffix(n, row), Op::HardSigmoid, n, n);
+    const Workload& w = add_workload(point + "/baseline" + size_suffix(n, row), Op::HardSigmoid, n, n);
     register_memcpy(point + "/memcpy" + suffix, w)->MinTime(kMinTime);
     register_read(point + "/read" + suffix, w)->MinTime(kMinTime);
 }
 
 // Every op on every ISA at one (family, n, row) point.
-void register_point(const std::vector<simdax_isa>& isas, const char* family, int64_t n,
-                    int64_t row) {
+void register_point(const std::vector<simdax_isa>& isas, const char* family, int64_t n, int64_t row) {
     for (Op op : kOps) {
         // Element-wise ops have no rows: in the size family they run flat.
         const int64_t r = (op == Op::HardSigmoid && std::string(family) == "size") ? n : row;

@@ -106,13 +106,13 @@ int64_t element_count(const std::vector<int64_t>& shape) {
 }
 
 std::string benchmark_name(const Workload& w, const char* isa) {
-    return std::string(op_name(w.op)) + '/' + dtype_name(w.dtype) + '/' + isa + '/' +
-           shape_string(w.shape) + "/axes=" + axes_string(w.axes);
+    return std::string(op_name(w.op)) + '/' + dtype_name(w.dtype) + '/' + isa + '/' + shape_string(w.shape) +
+           "/axes=" + axes_string(w.axes);
 }
 
 std::string row_name(const Workload& w) {
-    return std::string(op_name(w.op)) + '/' + dtype_name(w.dtype) + '/' +
-           shape_string(w.shape) + "/axes=" + axes_string(w.axes);
+    return std::string(op_name(w.op)) + '/' + dtype_name(w.dtype) + '/' + shape_string(w.shape) +
+           "/axes=" + axes_string(w.axes);
 }
 
 std::string memcpy_name(const Workload& w) {

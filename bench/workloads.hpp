@@ -14,12 +14,12 @@ namespace simdax_bench {
 enum class Op { LogSoftmax, Softmax, Hardmax, Mvn, HardSigmoid };
 
 struct Workload {
-    std::string id;                  // "W1", "F7c", "L1", ...
+    std::string id;  // "W1", "F7c", "L1", ...
     Op op;
     simdax_dtype dtype;
     std::vector<int64_t> shape;
-    std::vector<uint32_t> axes;      // empty for element-wise ops
-    std::vector<int64_t> scale_bias; // MVN Scale/Bias shape; empty = none
+    std::vector<uint32_t> axes;       // empty for element-wise ops
+    std::vector<int64_t> scale_bias;  // MVN Scale/Bias shape; empty = none
     // Per SIMD ISA family (avx512 also judges avx512fp16, neon neonfp16);
     // 0 = no target. latency == false: the highest acceptable op/memcpy
     // ratio; latency == true: the highest acceptable time per execute, ns.
@@ -35,8 +35,8 @@ double target_for(const Workload& w, simdax_isa isa);
 // Every workload, in the order they are registered and tabulated.
 const std::vector<Workload>& workloads();
 
-const char* op_name(Op op);            // "log_softmax", "mvn", ...
-const char* dtype_name(simdax_dtype);  // "f32", "f16", "bf16", "f64"
+const char* op_name(Op op);                                   // "log_softmax", "mvn", ...
+const char* dtype_name(simdax_dtype);                         // "f32", "f16", "bf16", "f64"
 std::string shape_string(const std::vector<int64_t>& shape);  // "16x32000"
 std::string axes_string(const std::vector<uint32_t>& axes);   // "1", "0,2", "-"
 int64_t element_count(const std::vector<int64_t>& shape);

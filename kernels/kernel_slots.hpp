@@ -26,7 +26,9 @@
 
 // Generators over the list, for an ISA namespace whose kernels are
 // templates over the storage type: `template <class T> void name(...)`.
-#define SIMDAX_SLOT_DECLARE(A, name, params) template <class T> void name params;
+#define SIMDAX_SLOT_DECLARE(A, name, params) \
+    template <class T>                       \
+    void name params;
 #define SIMDAX_SLOT_INSTANTIATE(T, name, params) template void name<T> params;
 #define SIMDAX_SLOT_ASSIGN(T, name, params) k.name = &name<T>;
 #define SIMDAX_SLOT_OVERRIDE(A, name, params) \
@@ -34,10 +36,10 @@
 
 // In an ISA namespace after the declarations: every slot of that ISA's
 // templates for storage type T, filled by name.
-#define SIMDAX_DEFINE_ALL_SLOTS                       \
-    template <class T>                                \
-    constexpr DtypeKernels all_slots() {              \
-        DtypeKernels k{};                             \
-        SIMDAX_KERNEL_SLOTS(SIMDAX_SLOT_ASSIGN, T)    \
-        return k;                                     \
+#define SIMDAX_DEFINE_ALL_SLOTS                    \
+    template <class T>                             \
+    constexpr DtypeKernels all_slots() {           \
+        DtypeKernels k{};                          \
+        SIMDAX_KERNEL_SLOTS(SIMDAX_SLOT_ASSIGN, T) \
+        return k;                                  \
     }

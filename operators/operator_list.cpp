@@ -2,9 +2,17 @@
 // defines it), found by its public type.
 #include "operator_def.hpp"
 
-#define SIMDAX_OPERATORS(X)                                                                       \
-    X(kLogSoftmaxOperator) X(kSoftmaxOperator) X(kHardmaxOperator) X(kMvnOperator) X(kMvnExOperator) \
-    X(kHardSigmoidOperator) X(kActivationOperator) X(kCastOperator)
+// clang-format off
+#define SIMDAX_OPERATORS(X)   \
+    X(kLogSoftmaxOperator)    \
+    X(kSoftmaxOperator)       \
+    X(kHardmaxOperator)       \
+    X(kMvnOperator)           \
+    X(kMvnExOperator)         \
+    X(kHardSigmoidOperator)   \
+    X(kActivationOperator)    \
+    X(kCastOperator)
+// clang-format on
 
 namespace simdax {
 

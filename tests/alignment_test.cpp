@@ -25,8 +25,8 @@ namespace {
 
 using namespace sxt;
 
-const std::vector<simdax_dtype> kDtypes{SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16,
-                                        SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT64};
+const std::vector<simdax_dtype> kDtypes{SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16, SIMDAX_DTYPE_BFLOAT16,
+                                        SIMDAX_DTYPE_FLOAT64};
 constexpr unsigned char kFill = 0xA5;
 constexpr size_t kMargin = 128;
 
@@ -91,8 +91,7 @@ std::vector<Case> cases(simdax_dtype dt) {
     const char* emulated = std::getenv("SIMDAX_TEST_EMULATED");
     const bool streamed = dt != SIMDAX_DTYPE_BFLOAT16 && !(emulated && *emulated == '1');
     for (simdax_operator_type op : {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX,
-                                    SIMDAX_OPERATOR_HARDMAX,
-                                    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION}) {
+                                    SIMDAX_OPERATOR_HARDMAX, SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION}) {
         OpSpec s;
         s.op = op;
         const bool mvn = op == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION;
@@ -101,11 +100,19 @@ std::vector<Case> cases(simdax_dtype dt) {
         c.push_back({s, {7, 301}, {}, mvn ? std::vector<int64_t>{1, 301} : none, "rows"});
         c.push_back({s, {16, 1000}, {}, none, "rows of 1000"});
         if (streamed && (op == SIMDAX_OPERATOR_LOG_SOFTMAX || mvn))
-            c.push_back({s, {big_rows, 1024}, {}, mvn ? std::vector<int64_t>{1, 1024} : none,
-                         "rows, streamed output", true});
+            c.push_back({s,
+                         {big_rows, 1024},
+                         {},
+                         mvn ? std::vector<int64_t>{1, 1024} : none,
+                         "rows, streamed output",
+                         true});
         if (streamed && op != SIMDAX_OPERATOR_HARDMAX)
-            c.push_back({s, {big_rows * 8, 128}, {}, mvn ? std::vector<int64_t>{1, 128} : none,
-                         "rows of 128, streamed output", true});
+            c.push_back({s,
+                         {big_rows * 8, 128},
+                         {},
+                         mvn ? std::vector<int64_t>{1, 128} : none,
+                         "rows of 128, streamed output",
+                         true});
         if (streamed && (op == SIMDAX_OPERATOR_LOG_SOFTMAX || op == SIMDAX_OPERATOR_SOFTMAX)) {
             c.push_back({s, {2, 64, big_rows * 8 + 13}, {}, none, "cols, streamed output", true});
             c.push_back({s, {big_rows / 3 + 1, 3001}, {}, none, "rows of 3001, streamed output", true});
@@ -158,9 +165,8 @@ void run_at(const Case& c, simdax_dtype dt, size_t x_off, size_t y_off, bool in_
         bias = std::make_unique<OffsetBuffer>(copy_to(*io.bias, x_off + 4 * es));
     }
 
-    const std::string what = describe(c.spec, io) + " [" + c.name + "] input at +" +
-                             std::to_string(x_off) + " bytes, output at +" + std::to_string(y_off) +
-                             (in_place ? " (in place)" : "");
+    const std::string what = describe(c.spec, io) + " [" + c.name + "] input at +" + std::to_string(x_off) +
+                             " bytes, output at +" + std::to_string(y_off) + (in_place ? " (in place)" : "");
     DescStorage st;
     simdax_operator* op = nullptr;
     ASSERT_EQ(simdax_operator_create(build_desc(c.spec, io, &st), &op), SIMDAX_OK)

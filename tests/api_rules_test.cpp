@@ -86,8 +86,7 @@ TEST(ActivationFields, MvnFusedReluIgnoresNaNAlpha) {
     float y[8];
     ASSERT_EQ(simdax_mean_variance_normalization(&d, x, nullptr, nullptr, y), SIMDAX_OK) << last();
     // Row {1,2,3,4}: mean 2.5, variance 1.25.
-    for (int i = 0; i < 4; ++i)
-        EXPECT_NEAR(y[i], std::max(0.0, (x[i] - 2.5) / std::sqrt(1.25)), 1e-6) << i;
+    for (int i = 0; i < 4; ++i) EXPECT_NEAR(y[i], std::max(0.0, (x[i] - 2.5) / std::sqrt(1.25)), 1e-6) << i;
 }
 
 // ----------------------------------------------- item 7: thread_count 0
@@ -287,7 +286,8 @@ TEST(InterleavedViews, MeetingOrStraddlingViewsStillOverlap) {
     EXPECT_EQ(simdax_activation(&d, buf, buf + 1), SIMDAX_ERROR_OVERLAP) << last();
     const simdax_activation_op_desc d2{&stride2.d, &stride2.d, {SIMDAX_ACTIVATION_TANH, 0, 0, 0}};
     char* bytes = reinterpret_cast<char*>(buf);
-    EXPECT_EQ(simdax_activation(&d2, buf, reinterpret_cast<float*>(bytes + 2)), SIMDAX_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(simdax_activation(&d2, buf, reinterpret_cast<float*>(bytes + 2)),
+              SIMDAX_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(simdax_activation(&d2, buf, buf + 1), SIMDAX_OK) << last();
     // float16: 2-byte elements, offset by one element on a stride-2 lattice.
     uint16_t h[64] = {};

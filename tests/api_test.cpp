@@ -64,15 +64,18 @@ TEST(Api, CreateOnceExecuteManyEqualsOneShot) {
     for (simdax_dtype dt : {SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16, SIMDAX_DTYPE_FLOAT64})
         for (const OpSpec& spec : one_spec_per_op()) {
             const std::vector<int64_t> sizes{5, 7, 33};
-            Operands io{make_buffer(dt, sizes, random_layout(rng, sizes, Role::Input), Role::Input), nullptr, nullptr,
+            Operands io{make_buffer(dt, sizes, random_layout(rng, sizes, Role::Input), Role::Input), nullptr,
+                        nullptr,
                         make_buffer(dt, sizes, random_layout(rng, sizes, Role::Output), Role::Output)};
             if (spec.op == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION) {
-                io.scale = std::make_unique<TensorBuffer>(dt, std::vector<int64_t>{1, 7, 1}, std::vector<int64_t>{}, Role::Input);
+                io.scale = std::make_unique<TensorBuffer>(dt, std::vector<int64_t>{1, 7, 1},
+                                                          std::vector<int64_t>{}, Role::Input);
                 io.scale->fill([&](int64_t) { return rng.uniform(0.5, 2); });
             }
             DescStorage st;
             simdax_operator* op = nullptr;
-            ASSERT_EQ(simdax_operator_create(build_desc(spec, io, &st), &op), SIMDAX_OK) << simdax_last_error();
+            ASSERT_EQ(simdax_operator_create(build_desc(spec, io, &st), &op), SIMDAX_OK)
+                << simdax_last_error();
             EXPECT_EQ(simdax_operator_get_type(op), spec.op);
             EXPECT_EQ(simdax_operator_isa(op), simdax_active_isa());
             for (int k = 0; k < 4; ++k) {
@@ -88,7 +91,8 @@ TEST(Api, CreateOnceExecuteManyEqualsOneShot) {
                     const CheckResult r2 = run_and_check(other, o2);
                     EXPECT_TRUE(r2.ok) << r2.report;
                 }
-                const simdax_bindings b{io.x.data(), io.scale ? io.scale->data() : nullptr, nullptr, io.y.data()};
+                const simdax_bindings b{io.x.data(), io.scale ? io.scale->data() : nullptr, nullptr,
+                                        io.y.data()};
                 ASSERT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK) << simdax_last_error();
                 const CheckResult r = check_output(spec, io);
                 EXPECT_TRUE(r.ok) << "execute #" << k << "\n" << r.report;
@@ -116,17 +120,20 @@ TEST(Api, ConcurrentExecuteOfOneOperator) {
                                    TensorBuffer(dt, sizes, {}, Role::Output)});
             ios.back().x.fill([&](int64_t) { return rng.uniform(-4, 4); });
             if (spec.op == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION) {
-                ios.back().scale = std::make_unique<TensorBuffer>(dt, std::vector<int64_t>{1, 9, 1}, std::vector<int64_t>{}, Role::Input);
+                ios.back().scale = std::make_unique<TensorBuffer>(dt, std::vector<int64_t>{1, 9, 1},
+                                                                  std::vector<int64_t>{}, Role::Input);
                 ios.back().scale->fill([&](int64_t i) { return 0.5 + double(i); });
             }
         }
         DescStorage st;
         simdax_operator* op = nullptr;
-        ASSERT_EQ(simdax_operator_create(build_desc(spec, ios[0], &st), &op), SIMDAX_OK) << simdax_last_error();
+        ASSERT_EQ(simdax_operator_create(build_desc(spec, ios[0], &st), &op), SIMDAX_OK)
+            << simdax_last_error();
         // Single-threaded expected results, themselves checked against the reference.
         std::vector<std::vector<double>> expected(kThreads);
         for (int t = 0; t < kThreads; ++t) {
-            const simdax_bindings b{ios[t].x.data(), ios[t].scale ? ios[t].scale->data() : nullptr, nullptr, ios[t].y.data()};
+            const simdax_bindings b{ios[t].x.data(), ios[t].scale ? ios[t].scale->data() : nullptr, nullptr,
+                                    ios[t].y.data()};
             ASSERT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK);
             const CheckResult r = check_output(spec, ios[t]);
             EXPECT_TRUE(r.ok) << r.report;
@@ -136,7 +143,8 @@ TEST(Api, ConcurrentExecuteOfOneOperator) {
         std::vector<std::thread> threads;
         for (int t = 0; t < kThreads; ++t)
             threads.emplace_back([&, t] {
-                const simdax_bindings b{ios[t].x.data(), ios[t].scale ? ios[t].scale->data() : nullptr, nullptr, ios[t].y.data()};
+                const simdax_bindings b{ios[t].x.data(), ios[t].scale ? ios[t].scale->data() : nullptr,
+                                        nullptr, ios[t].y.data()};
                 for (int rep = 0; rep < 25; ++rep) {
                     if (simdax_operator_execute(op, &b) != SIMDAX_OK) ++failures[size_t(t)];
                     if (!same_bits(ios[t].y.read(), expected[size_t(t)])) ++mismatches[size_t(t)];
@@ -185,11 +193,13 @@ TEST(Api, LastErrorIsPerThread) {
 // HardSigmoid and every activation run in place (output = input, same strides).
 TEST(Api, ElementwiseInPlace) {
     Rng rng(test_seed(9003));
-    for (simdax_dtype dt : {SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16, SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT64})
+    for (simdax_dtype dt :
+         {SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16, SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT64})
         for (int t = -1; t < SIMDAX_ACTIVATION_COUNT; ++t)  // -1: the HardSigmoid operator
             for (bool strided : {false, true}) {
                 const std::vector<int64_t> sizes{3, 37};
-                const std::vector<int64_t> strides = strided ? std::vector<int64_t>{-80, 2} : std::vector<int64_t>{};
+                const std::vector<int64_t> strides =
+                    strided ? std::vector<int64_t>{-80, 2} : std::vector<int64_t>{};
                 TensorBuffer buf(dt, sizes, strides, Role::Input, 3, 3);
                 buf.fill([&](int64_t) { return rng.uniform(-6, 6); });
                 const StridedView before = buf.view();  // the mirror keeps the input values
@@ -209,8 +219,9 @@ TEST(Api, ElementwiseInPlace) {
                     ref = ref_activation_op(before, a);
                     op_type = SIMDAX_OPERATOR_ACTIVATION;
                 }
-                const std::string what = std::string(t < 0 ? "hard_sigmoid op" : spec_activation_name(simdax_activation_type(t))) +
-                                         " " + dtype_name(dt) + (strided ? " strided" : " packed");
+                const std::string what =
+                    std::string(t < 0 ? "hard_sigmoid op" : spec_activation_name(simdax_activation_type(t))) +
+                    " " + dtype_name(dt) + (strided ? " strided" : " packed");
                 ASSERT_EQ(st, SIMDAX_OK) << what << ": " << simdax_last_error();
                 const std::vector<double> got = buf.read();
                 const Tolerance tol = tolerance_for(op_type, dt);
@@ -260,18 +271,20 @@ TEST(OnnxHelpers, SoftmaxAxes) {
         std::set<uint32_t> want;
     };
     const std::vector<Row> rows{
-        {1, 4, 0, 0, {1, 2, 3}},  {11, 4, 0, 0, {1, 2, 3}}, {12, 3, 0, 0, {1, 2}},
-        {11, 4, 1, 2, {2, 3}},    {11, 4, 1, -1, {3}},      {11, 4, 1, -4, {0, 1, 2, 3}},
-        {1, 4, 1, 0, {0, 1, 2, 3}}, {1, 2, 1, -2, {0, 1}},
-        {13, 4, 0, 0, {3}},       {13, 4, 1, 1, {1}},       {13, 4, 1, -4, {0}},
-        {13, 4, 1, -2, {2}},      {13, 1, 0, 0, {0}},       {13, 8, 1, 7, {7}},
-        {18, 3, 1, 0, {0}},       {21, 3, 0, 0, {2}},
+        {1, 4, 0, 0, {1, 2, 3}},    {11, 4, 0, 0, {1, 2, 3}}, {12, 3, 0, 0, {1, 2}},
+        {11, 4, 1, 2, {2, 3}},      {11, 4, 1, -1, {3}},      {11, 4, 1, -4, {0, 1, 2, 3}},
+        {1, 4, 1, 0, {0, 1, 2, 3}}, {1, 2, 1, -2, {0, 1}},    {13, 4, 0, 0, {3}},
+        {13, 4, 1, 1, {1}},         {13, 4, 1, -4, {0}},      {13, 4, 1, -2, {2}},
+        {13, 1, 0, 0, {0}},         {13, 8, 1, 7, {7}},       {18, 3, 1, 0, {0}},
+        {21, 3, 0, 0, {2}},
     };
     for (const Row& r : rows) {
         simdax_status st;
         const std::set<uint32_t> got = softmax_axes(r.opset, r.rank, r.has_axis, r.axis, &st);
-        EXPECT_EQ(st, SIMDAX_OK) << "opset " << r.opset << " rank " << r.rank << " axis " << r.axis << ": " << simdax_last_error();
-        EXPECT_EQ(got, r.want) << "opset " << r.opset << " rank " << r.rank << " has_axis " << r.has_axis << " axis " << r.axis;
+        EXPECT_EQ(st, SIMDAX_OK) << "opset " << r.opset << " rank " << r.rank << " axis " << r.axis << ": "
+                                 << simdax_last_error();
+        EXPECT_EQ(got, r.want) << "opset " << r.opset << " rank " << r.rank << " has_axis " << r.has_axis
+                               << " axis " << r.axis;
     }
 }
 
@@ -283,11 +296,17 @@ TEST(OnnxHelpers, SoftmaxAxesOutOfRange) {
         int64_t axis;
     };
     // axis outside [-r, r-1]; opset 1 default axis 1 on a rank-1 input.
-    for (const Row& r : std::vector<Row>{{13, 4, 1, 4}, {13, 4, 1, -5}, {11, 4, 1, 4}, {11, 4, 1, -5},
-                                         {1, 3, 1, 100}, {1, 1, 0, 0}, {13, 2, 1, INT64_MIN}}) {
+    for (const Row& r : std::vector<Row>{{13, 4, 1, 4},
+                                         {13, 4, 1, -5},
+                                         {11, 4, 1, 4},
+                                         {11, 4, 1, -5},
+                                         {1, 3, 1, 100},
+                                         {1, 1, 0, 0},
+                                         {13, 2, 1, INT64_MIN}}) {
         simdax_status st;
         softmax_axes(r.opset, r.rank, r.has_axis, r.axis, &st);
-        EXPECT_EQ(st, SIMDAX_ERROR_INVALID_AXES) << "opset " << r.opset << " rank " << r.rank << " axis " << r.axis;
+        EXPECT_EQ(st, SIMDAX_ERROR_INVALID_AXES)
+            << "opset " << r.opset << " rank " << r.rank << " axis " << r.axis;
         EXPECT_STRNE(simdax_last_error(), "");
     }
     simdax_status st;
@@ -310,7 +329,8 @@ TEST(OnnxHelpers, MvnAxes) {
     EXPECT_EQ(count, 3u);
     EXPECT_EQ(eps, 1e-9f);
     const int64_t explicit_axes[2] = {-1, 0};
-    ASSERT_EQ(simdax_onnx_mvn_axes(3, explicit_axes, 2, axes, &count, &eps), SIMDAX_OK) << simdax_last_error();
+    ASSERT_EQ(simdax_onnx_mvn_axes(3, explicit_axes, 2, axes, &count, &eps), SIMDAX_OK)
+        << simdax_last_error();
     EXPECT_EQ(std::set<uint32_t>(axes, axes + count), (std::set<uint32_t>{0, 2}));
     EXPECT_EQ(eps, 1e-9f);
     const int64_t one[1] = {1};
@@ -347,7 +367,8 @@ TEST(OnnxHelpers, HardSigmoidParams) {
 // ------------------------------------------------- names and versions
 TEST(Api, Version) {
     char want[32];
-    std::snprintf(want, sizeof want, "%d.%d.%d", SIMDAX_VERSION_MAJOR, SIMDAX_VERSION_MINOR, SIMDAX_VERSION_PATCH);
+    std::snprintf(want, sizeof want, "%d.%d.%d", SIMDAX_VERSION_MAJOR, SIMDAX_VERSION_MINOR,
+                  SIMDAX_VERSION_PATCH);
     ASSERT_NE(simdax_version(), nullptr);
     EXPECT_STREQ(simdax_version(), want);
 }
@@ -454,7 +475,8 @@ TEST(Api, MaxIsaCapAffectsNewOperatorsOnly) {
     // Both still compute correctly.
     std::vector<float> x(120), y1(120), y2(120);
     for (size_t i = 0; i < x.size(); ++i) x[i] = float(std::sin(double(i)));
-    const simdax_bindings b1{x.data(), nullptr, nullptr, y1.data()}, b2{x.data(), nullptr, nullptr, y2.data()};
+    const simdax_bindings b1{x.data(), nullptr, nullptr, y1.data()},
+        b2{x.data(), nullptr, nullptr, y2.data()};
     EXPECT_EQ(simdax_operator_execute(before, &b1), SIMDAX_OK);
     EXPECT_EQ(simdax_operator_execute(after, &b2), SIMDAX_OK);
     for (size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(y1[i], y2[i], 2e-5) << i;

@@ -127,8 +127,7 @@ TEST(CasePassRule, NanReferenceNeedsNan) {
 TEST(CasePassRule, InfinityAfterRoundingToTheDtype) {
     // 1e39 is finite in float64 but beyond float32: the library must store inf.
     EXPECT_TRUE(element_passes(HUGE_VAL, 1e39, SIMDAX_DTYPE_FLOAT32, kFloat32));
-    EXPECT_FALSE(element_passes(std::numeric_limits<float>::max(), 1e39, SIMDAX_DTYPE_FLOAT32,
-                                kFloat32));
+    EXPECT_FALSE(element_passes(std::numeric_limits<float>::max(), 1e39, SIMDAX_DTYPE_FLOAT32, kFloat32));
     EXPECT_TRUE(element_passes(-HUGE_VAL, -70000.0, SIMDAX_DTYPE_FLOAT16, kOneUlp));
     EXPECT_FALSE(element_passes(HUGE_VAL, -70000.0, SIMDAX_DTYPE_FLOAT16, kOneUlp));
     // 65519 rounds to the finite 65504, so a finite result is required.

@@ -25,8 +25,7 @@ namespace {
 
 // load_case (and, where the library is the judge, OperatorRun) fails with a
 // one-line message that names `file` and contains `problem`.
-void expect_case_error(const CaseFolder& folder, const std::string& file,
-                       const std::string& problem) {
+void expect_case_error(const CaseFolder& folder, const std::string& file, const std::string& problem) {
     try {
         const Case c = load_case(folder.dir());
         OperatorRun run(c);
@@ -190,8 +189,7 @@ TEST(CaseReaderErrors, BadTensorLists) {
     text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", "[2, 3]", "", "float64") + "]";
     expect_json_error(text, "an input file holds its dtype");
     text = CaseText();
-    text.outputs = "[" + tensor_json("Y", "output_0.bin", "float32", "[2, 3]",
-                                     R"("strides": [1, 2])") + "]";
+    text.outputs = "[" + tensor_json("Y", "output_0.bin", "float32", "[2, 3]", R"("strides": [1, 2])") + "]";
     expect_json_error(text, "outputs are packed");
 }
 
@@ -218,7 +216,8 @@ TEST(CaseReaderErrors, FileOutsideTheCaseFolder) {
 // silently dropped; folders that only group cases are not.
 TEST(CaseScan, ReportsSkippedFolders) {
     CaseFolder root;
-    const fs::path a = root.dir() / "set" / "a", lost = root.dir() / "set" / "lost", empty = root.dir() / "empty";
+    const fs::path a = root.dir() / "set" / "a", lost = root.dir() / "set" / "lost",
+                   empty = root.dir() / "empty";
     fs::create_directories(a);
     fs::create_directories(lost);
     fs::create_directories(empty);

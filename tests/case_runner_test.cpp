@@ -64,8 +64,10 @@ TEST(CaseRunner, StridesOffsetAndBroadcastReadOnlyTheView) {
     // would show up in the output if the library read it.
     CaseFolder folder;
     CaseText text;
-    text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", "[2, 3]",
-                                    R"("strides": [0, 2], "offset": 1, "buffer_elements": 7)") + "]";
+    text.inputs = "[" +
+                  tensor_json("X", "input_0.bin", "float32", "[2, 3]",
+                              R"("strides": [0, 2], "offset": 1, "buffer_elements": 7)") +
+                  "]";
     const float nan = std::numeric_limits<float>::quiet_NaN();
     folder.write_values("input_0.bin", std::vector<float>{nan, -1, nan, 0.5f, nan, 3, nan});
     std::vector<double> y;
@@ -79,11 +81,11 @@ TEST(CaseRunner, StridesOffsetAndBroadcastReadOnlyTheView) {
 
 TEST(CaseRunner, NegativeStridesWalkBackwards) {
     CaseFolder folder;
-    CaseText text = case_text("Softmax", R"({"axes": [1]})",
-                              R"({"atol": 1e-06, "rtol": 1e-05, "ulps": 0})");
+    CaseText text = case_text("Softmax", R"({"axes": [1]})", R"({"atol": 1e-06, "rtol": 1e-05, "ulps": 0})");
     // X = [[6, 5, 4], [3, 2, 1]]: the buffer read backwards from its last slot.
-    text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", "[2, 3]",
-                                    R"("strides": [-3, -1], "offset": 5, "buffer_elements": 6)") +
+    text.inputs = "[" +
+                  tensor_json("X", "input_0.bin", "float32", "[2, 3]",
+                              R"("strides": [-3, -1], "offset": 5, "buffer_elements": 6)") +
                   "]";
     folder.write_values("input_0.bin", std::vector<float>{1, 2, 3, 4, 5, 6});
     const double s = std::exp(0.0) + std::exp(-1.0) + std::exp(-2.0);
@@ -113,8 +115,7 @@ TEST(CaseRunner, ZeroSizeTensorsRunWithEmptyFiles) {
     }
 }
 
-std::vector<std::uint16_t> encode_all(const std::vector<double>& values,
-                                      std::uint16_t (*encode)(double)) {
+std::vector<std::uint16_t> encode_all(const std::vector<double>& values, std::uint16_t (*encode)(double)) {
     std::vector<std::uint16_t> out;
     for (double v : values) out.push_back(encode(v));
     return out;
@@ -149,8 +150,8 @@ std::vector<double> log_softmax_rows(const std::vector<double>& x, std::size_t r
 
 TEST(CaseRunner, Bfloat16LogSoftmax) {
     CaseFolder folder;
-    CaseText text = case_text("LogSoftmax", R"({"axes": [1]})",
-                              R"({"atol": 1e-05, "rtol": 1e-05, "ulps": 1})");
+    CaseText text =
+        case_text("LogSoftmax", R"({"axes": [1]})", R"({"atol": 1e-05, "rtol": 1e-05, "ulps": 1})");
     text.inputs = packed_input("input_0.bin", "bfloat16", "[2, 4]", 8);
     text.outputs = "[" + tensor_json("Y", "output_0.bin", "bfloat16", "[2, 4]", "", "float64") + "]";
     std::vector<double> x = {1, 2, 3, 4, -0.5, 0.25, 100, -7};
@@ -195,9 +196,9 @@ TEST(CaseRunner, MvnWithScaleBiasAndFusedActivation) {
     text.params = R"({"axes": [1, 2], "normalize_variance": true, "epsilon": 1e-05,
                       "activation": {"type": "leaky_relu", "alpha": 0.1}})";
     const std::string packed = R"("strides": null, "offset": 0, "buffer_elements": )";
-    text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", "[2, 3, 2]", packed + "12") +
-                  ", " + tensor_json("Scale", "scale.bin", "float32", "[1, 3, 1]", packed + "3") +
-                  ", " + tensor_json("Bias", "bias.bin", "float32", "[1, 1, 1]", packed + "1") + "]";
+    text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", "[2, 3, 2]", packed + "12") + ", " +
+                  tensor_json("Scale", "scale.bin", "float32", "[1, 3, 1]", packed + "3") + ", " +
+                  tensor_json("Bias", "bias.bin", "float32", "[1, 1, 1]", packed + "1") + "]";
     text.outputs = "[" + tensor_json("Y", "output_0.bin", "float32", "[2, 3, 2]", "", "float64") + "]";
     const std::vector<float> x = {1, 2, 3, 4, 5, 6, -10, 0.5f, 7, 7.5f, 2, -3};
     const std::vector<float> scale = {1, 2, -0.5f};
@@ -209,8 +210,7 @@ TEST(CaseRunner, MvnWithScaleBiasAndFusedActivation) {
         double var = 0;
         for (int i = 0; i < 6; ++i) var += (x[n * 6 + i] - mean) * (x[n * 6 + i] - mean) / 6.0;
         for (int i = 0; i < 6; ++i) {
-            const double v = scale[i / 2] * (x[n * 6 + i] - mean) / std::sqrt(var + double(1e-5f)) +
-                             bias[0];
+            const double v = scale[i / 2] * (x[n * 6 + i] - mean) / std::sqrt(var + double(1e-5f)) + bias[0];
             y.push_back(v >= 0 ? v : double(0.1f) * v);
         }
     }
@@ -269,8 +269,8 @@ simdax_activation_desc load_activation(const std::string& activation_json) {
     CaseFolder folder;
     CaseText text;
     text.op = "MeanVarianceNormalization";
-    text.params = R"({"axes": [1], "normalize_variance": false, "epsilon": 0, "activation": )" +
-                  activation_json + "}";
+    text.params =
+        R"({"axes": [1], "normalize_variance": false, "epsilon": 0, "activation": )" + activation_json + "}";
     write_valid_hard_sigmoid(folder, text);
     const Case c = load_case(folder.dir());
     EXPECT_TRUE(c.params.activation.has_value());
@@ -297,10 +297,23 @@ TEST(CaseReader, ActivationParametersMapOntoTheDescriptor) {
     EXPECT_EQ(scaled_tanh.alpha, defaults.alpha);
     EXPECT_EQ(scaled_tanh.beta, 4.0f);
 
-    const char* names[] = {"identity", "linear", "relu", "leaky_relu", "elu", "celu",
-                           "scaled_elu", "sigmoid", "hard_sigmoid", "tanh", "scaled_tanh",
-                           "softplus", "parametric_softplus", "softsign", "thresholded_relu",
-                           "shrink", "gelu"};
+    const char* names[] = {"identity",
+                           "linear",
+                           "relu",
+                           "leaky_relu",
+                           "elu",
+                           "celu",
+                           "scaled_elu",
+                           "sigmoid",
+                           "hard_sigmoid",
+                           "tanh",
+                           "scaled_tanh",
+                           "softplus",
+                           "parametric_softplus",
+                           "softsign",
+                           "thresholded_relu",
+                           "shrink",
+                           "gelu"};
     for (const char* name : names) {
         const auto desc = load_activation(std::string(R"({"type": ")") + name + "\"}");
         EXPECT_STREQ(simdax_activation_name(desc.type), name);

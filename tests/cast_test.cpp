@@ -26,12 +26,38 @@ const simdax_dtype kDtypes[] = {SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16, SIMD
 // them, the edges of each type's range, subnormals, zeros of both signs,
 // infinities and NaN.
 std::vector<double> probe_values() {
-    std::vector<double> v = {0.0, -0.0, 1.0, -1.0, 65504.0, 65520.0, 65519.99, -65520.0, 1e-8, 5.96e-8,
-                             2.98e-8, 2.9802322387695312e-08, 1.0 + 0x1p-11, 1.0 + 0x1p-11 + 0x1p-30,
-                             1.0 + 3 * 0x1p-11, 1.0 + 0x1p-8, 1.0 + 3 * 0x1p-8, 1.0 + 0x1p-8 - 0x1p-40,
-                             3.3895313892515355e38, 3.3961e38, 3.4028234663852886e38, 3.5e38, 1e-39, 1e-45,
-                             std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
-                             std::numeric_limits<double>::quiet_NaN(), 0.1, -0.3, 1.0 / 3, 1e300, -1e-300};
+    std::vector<double> v = {0.0,
+                             -0.0,
+                             1.0,
+                             -1.0,
+                             65504.0,
+                             65520.0,
+                             65519.99,
+                             -65520.0,
+                             1e-8,
+                             5.96e-8,
+                             2.98e-8,
+                             2.9802322387695312e-08,
+                             1.0 + 0x1p-11,
+                             1.0 + 0x1p-11 + 0x1p-30,
+                             1.0 + 3 * 0x1p-11,
+                             1.0 + 0x1p-8,
+                             1.0 + 3 * 0x1p-8,
+                             1.0 + 0x1p-8 - 0x1p-40,
+                             3.3895313892515355e38,
+                             3.3961e38,
+                             3.4028234663852886e38,
+                             3.5e38,
+                             1e-39,
+                             1e-45,
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN(),
+                             0.1,
+                             -0.3,
+                             1.0 / 3,
+                             1e300,
+                             -1e-300};
     for (int e = -30; e <= 20; e += 5)
         for (int m = 0; m < 16; ++m) v.push_back(std::ldexp(1.0 + m / 16.0 + 1.0 / 4096, e));
     return v;
@@ -86,7 +112,8 @@ TEST(Cast, StridedBroadcastAndOneShot) {
     for (simdax_dtype from : kDtypes)
         for (simdax_dtype to : kDtypes) {
             EXPECT_TRUE(cast(from, to, {7, 300}, {1, 7}, {}, gen).ok) << from << "->" << to;  // transposed
-            EXPECT_TRUE(cast(from, to, {5, 64}, {0, -1}, {128, 2}, gen).ok);  // broadcast, reversed, strided out
+            EXPECT_TRUE(
+                cast(from, to, {5, 64}, {0, -1}, {128, 2}, gen).ok);  // broadcast, reversed, strided out
             const CheckResult r = cast(from, to, {3, 1000}, {}, {}, gen, true);
             EXPECT_TRUE(r.ok) << r.report;
         }
@@ -114,8 +141,8 @@ TEST(Cast, RefusesOtherShapesAndDescribesItself) {
     EXPECT_EQ(simdax_operator_create(&od, &op), SIMDAX_ERROR_SHAPE_MISMATCH);
     EXPECT_NE(std::strstr(simdax_last_error(), "output.sizes[0]"), nullptr) << simdax_last_error();
     const simdax_tensor_desc y2{SIMDAX_DTYPE_BFLOAT16, 2, a, nullptr};
-    const simdax_cast_create_info info{SIMDAX_HEADER(simdax_cast_create_info, SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO),
-                                       {&x, &y2}};
+    const simdax_cast_create_info info{
+        SIMDAX_HEADER(simdax_cast_create_info, SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO), {&x, &y2}};
     ASSERT_EQ(simdax_operator_create_from_info(&info.header, &op), SIMDAX_OK) << simdax_last_error();
     char line[512];
     simdax_operator_describe(op, line, sizeof line);

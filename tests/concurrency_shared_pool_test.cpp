@@ -70,8 +70,7 @@ std::vector<std::unique_ptr<Caller>> make_callers(unsigned n, uint64_t salt) {
     const std::vector<Workload> w{
         plain("rows Softmax [64,4096] {1}", op_spec(SM, {1}), {{64, 4096}}),
         plain("rows Softmax [256,4096] {1}", op_spec(SM, {1}), {{256, 4096}}),
-        plain("cols LogSoftmax [16,64,512] {1}", op_spec(SIMDAX_OPERATOR_LOG_SOFTMAX, {1}),
-              {{16, 64, 512}}),
+        plain("cols LogSoftmax [16,64,512] {1}", op_spec(SIMDAX_OPERATOR_LOG_SOFTMAX, {1}), {{16, 64, 512}}),
         plain("parts Hardmax [2,100000] {1}", op_spec(SIMDAX_OPERATOR_HARDMAX, {1}), {{2, 100000}}),
     };
     std::vector<std::unique_ptr<Caller>> c;
@@ -83,8 +82,8 @@ std::vector<std::unique_ptr<Caller>> make_callers(unsigned n, uint64_t salt) {
 // Every caller runs its operator `rounds` times through its `par` at the same
 // time as the others; returns how many outputs differed from the serial one
 // (a failed status counts in *failed).
-int run_callers(const std::vector<std::unique_ptr<Caller>>& callers, const simdax_parallel& par,
-                int rounds, int* failed) {
+int run_callers(const std::vector<std::unique_ptr<Caller>>& callers, const simdax_parallel& par, int rounds,
+                int* failed) {
     std::atomic<int> wrong{0}, bad_status{0};
     run_together(unsigned(callers.size()), [&](unsigned t) {
         Caller& c = *callers[t];

@@ -154,7 +154,6 @@ TEST_P(ConcurrencyParallel, OutputBitwiseIdenticalForEveryThreadCountAndSplit) {
         }
     }
 }
-INSTANTIATE_TEST_SUITE_P(AllDtypes, ConcurrencyParallel, ::testing::ValuesIn(kDtypes),
-                         dtype_param_name);
+INSTANTIATE_TEST_SUITE_P(AllDtypes, ConcurrencyParallel, ::testing::ValuesIn(kDtypes), dtype_param_name);
 
 }  // namespace

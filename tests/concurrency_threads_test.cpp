@@ -75,8 +75,7 @@ TEST_P(ConcurrencyThreads, OneOperatorExecutedFromFourThreadsAtOnce) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDtypes, ConcurrencyThreads, ::testing::ValuesIn(kDtypes),
-                         dtype_param_name);
+INSTANTIATE_TEST_SUITE_P(AllDtypes, ConcurrencyThreads, ::testing::ValuesIn(kDtypes), dtype_param_name);
 
 // A descriptor a creator thread builds, with what create must answer.
 struct CreateCase {
@@ -102,20 +101,50 @@ std::string create_one(int k, simdax_dtype dt) {
     CreateCase c{SIMDAX_OK, ""};
     OpSpec spec;
     switch (k % 8) {
-        case 0: d = {SIMDAX_OPERATOR_LOG_SOFTMAX, &ax}; spec = op_spec(d.type, {2}); break;
-        case 1: d = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn}; spec = mvn_op({2}, SIMDAX_ACTIVATION_IDENTITY); break;
-        case 2: d = {SIMDAX_OPERATOR_ACTIVATION, &act}; spec = activation_op(SIMDAX_ACTIVATION_TANH); break;
-        case 3: ax.input = ax.output = &t9; d = {SIMDAX_OPERATOR_HARDMAX, &ax}; c = {SIMDAX_ERROR_INVALID_ARGUMENT, "rank"}; break;
-        case 4: ax.axes = rep; ax.axis_count = 2; d = {SIMDAX_OPERATOR_SOFTMAX, &ax}; c = {SIMDAX_ERROR_INVALID_AXES, "repeated"}; break;
-        case 5: ax.axes = far; d = {SIMDAX_OPERATOR_SOFTMAX, &ax}; c = {SIMDAX_ERROR_INVALID_AXES, "axes[0]"}; break;
-        case 6: mvn.epsilon = -1.0f; d = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn}; c = {SIMDAX_ERROR_INVALID_ARGUMENT, "epsilon"}; break;
-        default: act.activation = nan_act; d = {SIMDAX_OPERATOR_ACTIVATION, &act}; c = {SIMDAX_ERROR_INVALID_ARGUMENT, "alpha"}; break;
+        case 0:
+            d = {SIMDAX_OPERATOR_LOG_SOFTMAX, &ax};
+            spec = op_spec(d.type, {2});
+            break;
+        case 1:
+            d = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn};
+            spec = mvn_op({2}, SIMDAX_ACTIVATION_IDENTITY);
+            break;
+        case 2:
+            d = {SIMDAX_OPERATOR_ACTIVATION, &act};
+            spec = activation_op(SIMDAX_ACTIVATION_TANH);
+            break;
+        case 3:
+            ax.input = ax.output = &t9;
+            d = {SIMDAX_OPERATOR_HARDMAX, &ax};
+            c = {SIMDAX_ERROR_INVALID_ARGUMENT, "rank"};
+            break;
+        case 4:
+            ax.axes = rep;
+            ax.axis_count = 2;
+            d = {SIMDAX_OPERATOR_SOFTMAX, &ax};
+            c = {SIMDAX_ERROR_INVALID_AXES, "repeated"};
+            break;
+        case 5:
+            ax.axes = far;
+            d = {SIMDAX_OPERATOR_SOFTMAX, &ax};
+            c = {SIMDAX_ERROR_INVALID_AXES, "axes[0]"};
+            break;
+        case 6:
+            mvn.epsilon = -1.0f;
+            d = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn};
+            c = {SIMDAX_ERROR_INVALID_ARGUMENT, "epsilon"};
+            break;
+        default:
+            act.activation = nan_act;
+            d = {SIMDAX_OPERATOR_ACTIVATION, &act};
+            c = {SIMDAX_ERROR_INVALID_ARGUMENT, "alpha"};
+            break;
     }
     simdax_operator* op = nullptr;
     const simdax_status s = simdax_operator_create(&d, &op);
     if (s != c.expect)
-        return std::string("case ") + std::to_string(k % 8) + ": status " + simdax_status_name(s) +
-               " (" + simdax_last_error() + ")";
+        return std::string("case ") + std::to_string(k % 8) + ": status " + simdax_status_name(s) + " (" +
+               simdax_last_error() + ")";
     if (s != SIMDAX_OK) {
         if (op) return "failed create left *op non-NULL";
         if (!std::strstr(simdax_last_error(), c.message_part))
@@ -201,8 +230,7 @@ TEST(ConcurrencyLifecycle, PoolsCreatedUsedAndDestroyedOnSeveralThreads) {
             const simdax_parallel par = simdax_threadpool_parallel(pool);
             RawOutput out(w.y, dt);
             const simdax_bindings bb = bindings(in, out.base());
-            if (simdax_operator_execute_parallel(op.op, &bb, &par) != SIMDAX_OK ||
-                out.bytes() != expect)
+            if (simdax_operator_execute_parallel(op.op, &bb, &par) != SIMDAX_OK || out.bytes() != expect)
                 bad++;
             simdax_threadpool_destroy(pool);
         }

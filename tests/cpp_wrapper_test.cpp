@@ -92,8 +92,8 @@ TEST(CppWrapper, MvnDtypeReachesScaleAndBias) {
         for (int c = 0; c < 4; ++c) mean += x[size_t(r * 4 + c)] / 4;
         for (int c = 0; c < 4; ++c) var += std::pow(x[size_t(r * 4 + c)] - mean, 2) / 4;
         for (int c = 0; c < 4; ++c)
-            EXPECT_NEAR(y[size_t(r * 4 + c)], scale[size_t(c)] * (x[size_t(r * 4 + c)] - mean) / std::sqrt(var) + 0.5,
-                        1e-12);
+            EXPECT_NEAR(y[size_t(r * 4 + c)],
+                        scale[size_t(c)] * (x[size_t(r * 4 + c)] - mean) / std::sqrt(var) + 0.5, 1e-12);
     }
 }
 
@@ -117,7 +117,8 @@ TEST(CppWrapper, CreateInfoAndBoundBuffers) {
     const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT64, 1, sizes, nullptr};
     const uint32_t axes[1] = {0};
     const simdax_softmax_create_info info{
-        SIMDAX_HEADER(simdax_softmax_create_info, SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO), {&t, &t, 1, axes}};
+        SIMDAX_HEADER(simdax_softmax_create_info, SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO),
+        {&t, &t, 1, axes}};
     const sx::Operator op(info.header);
     const std::vector<double> x = {0, 1, 2, 3};
     std::vector<double> y(4, -1);

@@ -24,8 +24,7 @@ TEST(CpuFeatures, SameObjectFromEveryThread) {
     // The threads may race the first detection (when this test runs first).
     std::vector<const CpuInfo*> seen(4, nullptr);
     std::vector<std::thread> threads;
-    for (size_t i = 0; i < seen.size(); ++i)
-        threads.emplace_back([&seen, i] { seen[i] = &cpu_info(); });
+    for (size_t i = 0; i < seen.size(); ++i) threads.emplace_back([&seen, i] { seen[i] = &cpu_info(); });
     for (auto& t : threads) t.join();
     for (const CpuInfo* p : seen) EXPECT_EQ(p, &cpu_info());
 }
@@ -75,9 +74,9 @@ X86CpuidBits sapphire_rapids() {
     b.leaf1_edx = kL1Edx;
     b.leaf7_0_eax = 2;
     b.leaf7_ebx = kL7Avx512;
-    b.leaf7_edx = B(23);     // AVX512-FP16
-    b.leaf7_1_eax = B(5);    // AVX512-BF16
-    b.xcr0 = 0x602e7;        // x87 SSE AVX opmask ZMM PKRU AMX
+    b.leaf7_edx = B(23);   // AVX512-FP16
+    b.leaf7_1_eax = B(5);  // AVX512-BF16
+    b.xcr0 = 0x602e7;      // x87 SSE AVX opmask ZMM PKRU AMX
     return b;
 }
 
@@ -243,11 +242,10 @@ TEST(CpuFeaturesLive, MatchesBuiltinCpuSupports) {
     __builtin_cpu_init();
     const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
                       __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
-    const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
-                        __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
-                        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-    const bool fp16 = avx512 && __builtin_cpu_supports("avx512fp16") &&
-                      __builtin_cpu_supports("avx512bf16");
+    const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+                        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+                        __builtin_cpu_supports("avx512vl");
+    const bool fp16 = avx512 && __builtin_cpu_supports("avx512fp16") && __builtin_cpu_supports("avx512bf16");
     const CpuInfo& info = cpu_info();
     expect_levels(info, avx2, avx512, fp16);
     EXPECT_EQ(has_feature(info, "sse2"), static_cast<bool>(__builtin_cpu_supports("sse2")));
@@ -265,8 +263,7 @@ TEST(CpuFeaturesLive, NeonOnAarch64) {
     EXPECT_FALSE(info.isa_ok[SIMDAX_ISA_AVX2]);
     EXPECT_FALSE(info.isa_ok[SIMDAX_ISA_AVX512]);
     EXPECT_FALSE(info.isa_ok[SIMDAX_ISA_AVX512FP16]);
-    EXPECT_EQ(info.isa_ok[SIMDAX_ISA_NEONFP16],
-              has_feature(info, "asimdhp") && has_feature(info, "fphp"));
+    EXPECT_EQ(info.isa_ok[SIMDAX_ISA_NEONFP16], has_feature(info, "asimdhp") && has_feature(info, "fphp"));
 }
 
 #endif

@@ -91,8 +91,8 @@ TEST(Float16Native, Float16HardmaxTallColumns) {
         for (int64_t j = 0; j < r; ++j)
             for (int64_t l = 0; l < k; ++l) x[size_t(j * k + l)] = h(double(j % 97) * 0.25 - 10.0);
         const int64_t at[3] = {r - 1, 1000, r - 2};
-        x[size_t(at[0] * k + 0)] = h(100.0);                                   // last row
-        x[size_t(at[1] * k + 1)] = h(100.0);                                   // tie: first wins
+        x[size_t(at[0] * k + 0)] = h(100.0);  // last row
+        x[size_t(at[1] * k + 1)] = h(100.0);  // tie: first wins
         x[size_t((r - 1) * k + 1)] = h(100.0);
         x[size_t(at[2] * k + 2)] = h(std::numeric_limits<double>::quiet_NaN());  // NaN wins
         const int64_t sizes[2] = {r, k};

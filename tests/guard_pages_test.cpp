@@ -28,8 +28,8 @@ namespace {
 
 using namespace sxt;
 
-const std::vector<simdax_dtype> kDtypes{SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16,
-                                        SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT64};
+const std::vector<simdax_dtype> kDtypes{SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16, SIMDAX_DTYPE_BFLOAT16,
+                                        SIMDAX_DTYPE_FLOAT64};
 
 // 1..70 covers every tail of 2..64-lane vectors and of a 2x/4x unroll of the
 // narrow ones; the rest straddle the wider unrolls, the scalar 2048-element
@@ -37,8 +37,7 @@ const std::vector<simdax_dtype> kDtypes{SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT
 std::vector<int64_t> tail_lengths() {
     std::vector<int64_t> n;
     for (int64_t i = 1; i <= 70; ++i) n.push_back(i);
-    for (int64_t v : {96, 127, 128, 129, 255, 257, 513, 1025, 2049})
-        n.push_back(v);
+    for (int64_t v : {96, 127, 128, 129, 255, 257, 513, 1025, 2049}) n.push_back(v);
     return n;
 }
 
@@ -75,20 +74,19 @@ double value_for(simdax_operator_type op, Rng& rng) {
 
 // Runs the case with every operand against a guard page (after it, or
 // before it when guard_front), checks the reference and the canaries.
-void run_guarded(const GuardCase& c, simdax_dtype dt, bool guard_front, bool one_shot,
-                 uint64_t salt) {
+void run_guarded(const GuardCase& c, simdax_dtype dt, bool guard_front, bool one_shot, uint64_t salt) {
     Rng rng(test_seed(salt));
-    Operands io{TensorBuffer(dt, c.x.sizes, c.x.strides, Role::Input, 0, 0, guard_front), nullptr,
-                nullptr, TensorBuffer(dt, c.y.sizes, c.y.strides, Role::Output, 0, 0, guard_front)};
+    Operands io{TensorBuffer(dt, c.x.sizes, c.x.strides, Role::Input, 0, 0, guard_front), nullptr, nullptr,
+                TensorBuffer(dt, c.y.sizes, c.y.strides, Role::Output, 0, 0, guard_front)};
     io.x.fill([&](int64_t) { return value_for(c.spec.op, rng); });
     if (c.with_scale) {
-        io.scale = std::make_unique<TensorBuffer>(dt, c.scale.sizes, c.scale.strides, Role::Input,
-                                                  0, 0, guard_front);
+        io.scale = std::make_unique<TensorBuffer>(dt, c.scale.sizes, c.scale.strides, Role::Input, 0, 0,
+                                                  guard_front);
         io.scale->fill([&](int64_t) { return rng.uniform(0.5, 2); });
     }
     if (c.with_bias) {
-        io.bias = std::make_unique<TensorBuffer>(dt, c.bias.sizes, c.bias.strides, Role::Input, 0,
-                                                 0, guard_front);
+        io.bias =
+            std::make_unique<TensorBuffer>(dt, c.bias.sizes, c.bias.strides, Role::Input, 0, 0, guard_front);
         io.bias->fill([&](int64_t) { return rng.uniform(-1, 1); });
     }
     const CheckResult r = run_and_check(c.spec, io, one_shot);
@@ -134,19 +132,24 @@ std::vector<GuardCase> cases_for(int64_t n) {
     // Bias full, in each form.
     {
         GuardCase c{mvn_spec({1}, n), {{rows, n}, {}}, {{rows, n}, {}}, true, true,
-                    {{1, n}, {}}, {{rows, n}, {}}};
+                    {{1, n}, {}},     {{rows, n}, {}}};
         out.push_back(c);
         c.x.strides = {1, rows};  // general
         c.bias.strides = negated({n, 1});
         out.push_back(c);
         GuardCase cols{mvn_spec({0}, n + 1), {{red, n}, {}}, {{red, n}, {}}, true, true,
-                       {{1, n}, {}}, {{red, 1}, {}}};
+                       {{1, n}, {}},         {{red, 1}, {}}};
         out.push_back(cols);
-        GuardCase seg{mvn_spec({0, 2}, n + 2), {{2, rows, n}, {}}, {{2, rows, n}, {}}, true, false,
-                      {{2, 1, n}, {}}, {}};
+        GuardCase seg{mvn_spec({0, 2}, n + 2),
+                      {{2, rows, n}, {}},
+                      {{2, rows, n}, {}},
+                      true,
+                      false,
+                      {{2, 1, n}, {}},
+                      {}};
         out.push_back(seg);
-        GuardCase bias_only{mvn_spec({1}, n + 3), {{rows, n}, {}}, {{rows, n}, {}}, false, true,
-                            {}, {{1, 1}, {}}};
+        GuardCase bias_only{mvn_spec({1}, n + 3), {{rows, n}, {}}, {{rows, n}, {}}, false, true, {},
+                            {{1, 1}, {}}};
         out.push_back(bias_only);
     }
     // Element-wise: HardSigmoid and one activation per n (all 17 over the
@@ -175,8 +178,8 @@ TEST_P(GuardPages, EveryOperandAgainstAGuardEveryTail) {
         const std::vector<GuardCase> cases = cases_for(n);
         for (size_t i = 0; i < cases.size(); ++i)
             for (const bool front : {false, true}) {
-                SCOPED_TRACE(::testing::Message() << "n " << n << " case " << i
-                                                  << (front ? " guard before" : " guard after"));
+                SCOPED_TRACE(::testing::Message()
+                             << "n " << n << " case " << i << (front ? " guard before" : " guard after"));
                 run_guarded(cases[i], dt, front, (n + int64_t(i)) % 4 == 0, ++salt);
                 if (::testing::Test::HasFatalFailure()) return;
             }
@@ -211,17 +214,15 @@ TEST_P(GuardPages, InPlaceElementwiseAgainstAGuard) {
                 }
                 ASSERT_EQ(s, SIMDAX_OK) << simdax_last_error();
                 const std::vector<double> got = buf.read();
-                const Tolerance tol = tolerance_for(
-                    which == 0 ? SIMDAX_OPERATOR_HARD_SIGMOID : SIMDAX_OPERATOR_ACTIVATION, dt);
+                const Tolerance tol =
+                    tolerance_for(which == 0 ? SIMDAX_OPERATOR_HARD_SIGMOID : SIMDAX_OPERATOR_ACTIVATION, dt);
                 for (size_t i = 0; i < got.size(); ++i)
                     ASSERT_TRUE(passes(ref[i], got[i], dt, tol))
                         << "element " << i << " ref " << ref[i] << " got " << got[i];
             }
 }
 
-std::string dtype_param_name(const ::testing::TestParamInfo<simdax_dtype>& i) {
-    return dtype_name(i.param);
-}
+std::string dtype_param_name(const ::testing::TestParamInfo<simdax_dtype>& i) { return dtype_name(i.param); }
 INSTANTIATE_TEST_SUITE_P(AllDtypes, GuardPages, ::testing::ValuesIn(kDtypes), dtype_param_name);
 
 // ---- the guard itself traps a one-element overrun --------------------------
@@ -234,8 +235,7 @@ TEST(GuardPagesDeathTest, OneElementPastEitherEndFaults) {
         const TensorBuffer after(dt, {7}, {}, Role::Input, 0, 0, false);
         const TensorBuffer before(dt, {7}, {}, Role::Input, 0, 0, true);
         const size_t e = dtype_bytes(dt);
-        const volatile unsigned char* past =
-            static_cast<const unsigned char*>(after.data()) + 7 * e;
+        const volatile unsigned char* past = static_cast<const unsigned char*>(after.data()) + 7 * e;
         const volatile unsigned char* ahead = static_cast<const unsigned char*>(before.data()) - e;
         // The last byte of the last element and the first of the first are fine.
         EXPECT_EQ(past[-1], static_cast<const unsigned char*>(after.data())[7 * e - 1]);

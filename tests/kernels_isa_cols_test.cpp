@@ -68,8 +68,11 @@ TEST_P(KernelsIsa, SoftmaxAndHardmaxCols) {
                 const int op = q % 3;
                 const bool stream = q > 2;
                 Buf y(dt, ny);
-                if (op == 2) k(dt).hardmax_cols(x.p(), y.p(), s.r, s.k, s.xrs, s.yrs);
-                else (op == 0 ? k(dt).log_softmax_cols : k(dt).softmax_cols)(x.p(), y.p(), s.r, s.k, s.xrs, s.yrs, stream);
+                if (op == 2)
+                    k(dt).hardmax_cols(x.p(), y.p(), s.r, s.k, s.xrs, s.yrs);
+                else
+                    (op == 0 ? k(dt).log_softmax_cols : k(dt).softmax_cols)(x.p(), y.p(), s.r, s.k, s.xrs,
+                                                                            s.yrs, stream);
                 for (size_t l = 0; l < s.k; ++l) {
                     const std::vector<double> g = read(x, s.r, s.xrs, ptrdiff_t(l));
                     const std::vector<double> got = read(y, s.r, s.yrs, ptrdiff_t(l));
@@ -84,8 +87,7 @@ TEST_P(KernelsIsa, SoftmaxAndHardmaxCols) {
                     for (size_t j = 0; j < s.r; ++j)
                         ASSERT_TRUE(close(got[j], ref[j], dt, op == 0 ? Tol::log_softmax : Tol::softmax))
                             << (op == 0 ? "log_softmax_cols " : "softmax_cols ") << (stream ? "stream " : "")
-                            << dname(dt) << " r=" << s.r
-                            << " k=" << s.k << " l=" << l << " j=" << j;
+                            << dname(dt) << " r=" << s.r << " k=" << s.k << " l=" << l << " j=" << j;
                 }
             }
         }
@@ -137,8 +139,8 @@ TEST_P(KernelsIsa, MvnCols) {
                     const double biv = a.bias ? bi.get(ptrdiff_t(j) * a.bias_rs + ptrdiff_t(l)) : 0.0;
                     const double ref = ref_act(scv * (g[j] - rm.mean) * inv + biv, a.act);
                     ASSERT_TRUE(close(y.get(ptrdiff_t(j) * s.yrs + ptrdiff_t(l)), ref, dt, tol))
-                        << "mvn_cols " << dname(dt) << " r=" << s.r << " k=" << s.k << " l=" << l << " j=" << j
-                        << " mode=" << mode << " act=" << simdax_activation_name(a.act.type);
+                        << "mvn_cols " << dname(dt) << " r=" << s.r << " k=" << s.k << " l=" << l
+                        << " j=" << j << " mode=" << mode << " act=" << simdax_activation_name(a.act.type);
                 }
             }
         }

@@ -44,16 +44,28 @@ void fill_row(Buf& x, ptrdiff_t off, size_t n, int kind, DType dt, std::mt19937&
     switch (kind) {
         case 1: at(n / 2, kNaN); break;
         case 2: at(n / 3, kInf); break;
-        case 3: at(0, -kInf); at(n - 1, -kInf); break;                        // -inf beside finite
-        case 4: for (size_t i = 0; i < n; ++i) at(i, -kInf); break;           // all -inf
-        case 5: at(n / 4, big); at(n / 5 + 1, -big); break;                   // huge
-        case 6: for (size_t i = 0; i < n; ++i) at(i, 7.25); break;            // equal
-        case 7: {  // large offset (beyond 2^22: the unfolded path)
+        case 3:
+            at(0, -kInf);
+            at(n - 1, -kInf);
+            break;  // -inf beside finite
+        case 4:
+            for (size_t i = 0; i < n; ++i) at(i, -kInf);
+            break;  // all -inf
+        case 5:
+            at(n / 4, big);
+            at(n / 5 + 1, -big);
+            break;  // huge
+        case 6:
+            for (size_t i = 0; i < n; ++i) at(i, 7.25);
+            break;  // equal
+        case 7: {   // large offset (beyond 2^22: the unfolded path)
             const double off = dt == DType::f16 ? 3e4 : 3e7;
             for (size_t i = 0; i < n; ++i) at(i, off + 4.0 * double(i % 7));
             break;
         }
-        case 8: for (size_t i = 0; i < n; ++i) at(i, i % 3 ? -kInf : 0.5 * double(i % 5)); break;
+        case 8:
+            for (size_t i = 0; i < n; ++i) at(i, i % 3 ? -kInf : 0.5 * double(i % 5));
+            break;
         case 9: {  // far beyond 2^22: x*log2(e) must not be split with a large remainder
             const double off = dt == DType::f16 ? -3e4 : 1e10;
             for (size_t i = 0; i < n; ++i) at(i, off * (1.0 + 1e-6 * double(i % 3)));
@@ -76,7 +88,8 @@ struct RowsShape {
 std::vector<RowsShape> rows_shapes(DType dt) {
     std::vector<RowsShape> v;
     for (size_t n = 1; n <= 2 * 16 + 3; ++n) v.push_back({7, n, ptrdiff_t(n + 3), ptrdiff_t(n + 1)});
-    for (size_t n : {4, 64, 100, 1000, 2047, 2048}) v.push_back({kRowKinds + 2, n, ptrdiff_t(n + 5), ptrdiff_t(n)});
+    for (size_t n : {4, 64, 100, 1000, 2047, 2048})
+        v.push_back({kRowKinds + 2, n, ptrdiff_t(n + 5), ptrdiff_t(n)});
     for (size_t n : {1, 5, 128, 1000, 2049, 4097}) v.push_back({1, n, ptrdiff_t(n), ptrdiff_t(n)});
     v.push_back({3, 4097, 4099, 4100});
     v.push_back({kRowKinds + 2, 12500, 12503, 12501});  // every row kind beside long rows (rows_long*.hpp)
@@ -101,7 +114,6 @@ constexpr double kSentinel = 0.125;
     return ::testing::AssertionSuccess();
 }
 
-
 TEST_P(KernelsIsa, FusedSoftmaxRows) {
     std::mt19937 rng(7);
     for (DType dt : kDTypes) {
@@ -112,8 +124,8 @@ TEST_P(KernelsIsa, FusedSoftmaxRows) {
             Buf x(dt, nx);
             x.fill(nx, kSentinel);
             for (size_t g = 0; g < s.rows; ++g)
-                fill_row(x, ptrdiff_t(g) * s.xrs, s.n, s.rows > 1 ? int((g + size_t(salt)) % kRowKinds) : salt % kRowKinds,
-                         dt, rng);
+                fill_row(x, ptrdiff_t(g) * s.xrs, s.n,
+                         s.rows > 1 ? int((g + size_t(salt)) % kRowKinds) : salt % kRowKinds, dt, rng);
             for (int log = 0; log < 2; ++log) {
                 Buf y(dt, ny);
                 y.fill(ny, kSentinel);
@@ -124,8 +136,9 @@ TEST_P(KernelsIsa, FusedSoftmaxRows) {
                     for (size_t i = 0; i < s.n; ++i) {
                         const double got = y.get(ptrdiff_t(g) * s.yrs + ptrdiff_t(i));
                         ASSERT_TRUE(close(got, ref[i], dt, log ? Tol::log_softmax : Tol::softmax))
-                            << (log ? "log_softmax_rows " : "softmax_rows ") << dname(dt) << " rows=" << s.rows
-                            << " n=" << s.n << " g=" << g << " i=" << i << " x=" << in[i];
+                            << (log ? "log_softmax_rows " : "softmax_rows ") << dname(dt)
+                            << " rows=" << s.rows << " n=" << s.n << " g=" << g << " i=" << i
+                            << " x=" << in[i];
                     }
                     ASSERT_TRUE(padding_untouched(y, s, g));
                 }
@@ -141,8 +154,9 @@ TEST_P(KernelsIsa, FusedSoftmaxRows) {
             const std::vector<double> g = read(x, 5 * n);
             kk.log_softmax_rows(x.p(), x.p(), 5, n, ptrdiff_t(n), ptrdiff_t(n));
             for (size_t r = 0; r < 5; ++r) {
-                const std::vector<double> ref =
-                    ref_softmax(std::vector<double>(g.begin() + ptrdiff_t(r * n), g.begin() + ptrdiff_t((r + 1) * n)), true);
+                const std::vector<double> ref = ref_softmax(
+                    std::vector<double>(g.begin() + ptrdiff_t(r * n), g.begin() + ptrdiff_t((r + 1) * n)),
+                    true);
                 for (size_t i = 0; i < n; ++i)
                     ASSERT_TRUE(close(x.get(ptrdiff_t(r * n + i)), ref[i], dt, Tol::log_softmax))
                         << "in place " << dname(dt) << " n=" << n;
@@ -165,11 +179,24 @@ TEST_P(KernelsIsa, FusedHardmaxRows) {
                 const ptrdiff_t o = ptrdiff_t(g) * s.xrs;
                 switch ((g + size_t(salt)) % 7) {
                     case 1: x.set(o + ptrdiff_t(s.n - 1), 100.0); break;
-                    case 2: x.set(o + ptrdiff_t(s.n / 2), kNaN); x.set(o + ptrdiff_t(s.n - 1), kNaN); break;
-                    case 3: for (size_t i = 0; i < s.n; ++i) x.set(o + ptrdiff_t(i), i % 2 ? 0.0 : -0.0); break;
-                    case 4: for (size_t i = 0; i < s.n; ++i) x.set(o + ptrdiff_t(i), -kInf); break;
-                    case 5: x.set(o + ptrdiff_t(s.n / 3), kInf); x.set(o + ptrdiff_t(s.n - 1), kNaN); break;
-                    case 6: x.set(o + ptrdiff_t(s.n - 1), kInf); x.set(o, -kInf); break;
+                    case 2:
+                        x.set(o + ptrdiff_t(s.n / 2), kNaN);
+                        x.set(o + ptrdiff_t(s.n - 1), kNaN);
+                        break;
+                    case 3:
+                        for (size_t i = 0; i < s.n; ++i) x.set(o + ptrdiff_t(i), i % 2 ? 0.0 : -0.0);
+                        break;
+                    case 4:
+                        for (size_t i = 0; i < s.n; ++i) x.set(o + ptrdiff_t(i), -kInf);
+                        break;
+                    case 5:
+                        x.set(o + ptrdiff_t(s.n / 3), kInf);
+                        x.set(o + ptrdiff_t(s.n - 1), kNaN);
+                        break;
+                    case 6:
+                        x.set(o + ptrdiff_t(s.n - 1), kInf);
+                        x.set(o, -kInf);
+                        break;
                     default: break;
                 }
             }
@@ -243,8 +270,10 @@ TEST_P(KernelsIsa, FusedMvnRows) {
                     const RefMoments rm = ref_moments(in);
                     const double inv = ref_inv_divisor(rm.var, a.vn);
                     for (size_t i = 0; i < s.n; ++i) {
-                        const double scv = a.scale ? sc.get(ptrdiff_t(g) * a.scale_rs + ptrdiff_t(i) * a.scale_ks) : 1.0;
-                        const double biv = a.bias ? bi.get(ptrdiff_t(g) * a.bias_rs + ptrdiff_t(i) * a.bias_ks) : 0.0;
+                        const double scv =
+                            a.scale ? sc.get(ptrdiff_t(g) * a.scale_rs + ptrdiff_t(i) * a.scale_ks) : 1.0;
+                        const double biv =
+                            a.bias ? bi.get(ptrdiff_t(g) * a.bias_rs + ptrdiff_t(i) * a.bias_ks) : 0.0;
                         const double ref = ref_act(scv * (in[i] - rm.mean) * inv + biv, a.act);
                         const double got = y.get(ptrdiff_t(g) * s.yrs + ptrdiff_t(i));
                         if (std::isnan(rm.mean)) {
@@ -254,7 +283,8 @@ TEST_P(KernelsIsa, FusedMvnRows) {
                         ASSERT_TRUE(close(got, ref, dt, tol))
                             << "mvn_rows " << dname(dt) << " rows=" << s.rows << " n=" << s.n << " g=" << g
                             << " i=" << i << " mode=" << mode << " act=" << simdax_activation_name(a.act.type)
-                            << " normvar=" << a.vn.normalize_variance << " on_stddev=" << a.vn.epsilon_on_stddev;
+                            << " normvar=" << a.vn.normalize_variance
+                            << " on_stddev=" << a.vn.epsilon_on_stddev;
                     }
                     ASSERT_TRUE(padding_untouched(y, s, g));
                 }
@@ -294,7 +324,9 @@ TEST_P(KernelsIsa, MvnRowsCarriedPassA) {
                     case 1:  // mean 100 spread 0.5: pass B on the float copy
                         for (size_t i = 0; i < n; ++i) x.set(o + ptrdiff_t(i), 100.0 + (i % 3) * 0.5);
                         break;
-                    case 2: for (size_t i = 0; i < n; ++i) x.set(o + ptrdiff_t(i), -1.5); break;
+                    case 2:
+                        for (size_t i = 0; i < n; ++i) x.set(o + ptrdiff_t(i), -1.5);
+                        break;
                     default: break;
                 }
             }
@@ -310,12 +342,13 @@ TEST_P(KernelsIsa, MvnRowsCarriedPassA) {
                 a.bias = bi.p();
                 a.bias_ks = 1;
             }
-            a.act = iter % 3 == 0 ? acts[size_t(iter) % acts.size()] : simdax::ActParams{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
+            a.act = iter % 3 == 0 ? acts[size_t(iter) % acts.size()]
+                                  : simdax::ActParams{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
             Buf y(dt, rows * n), y5(dt, rows * n);
             kk.mvn_rows(x.p(), y.p(), rows, n, rs, rs, &a);
             for (size_t g0 = 0; g0 < rows; g0 += 5)
-                kk.mvn_rows(x.at(ptrdiff_t(g0 * n)), y5.at(ptrdiff_t(g0 * n)), std::min<size_t>(5, rows - g0), n, rs,
-                            rs, &a);
+                kk.mvn_rows(x.at(ptrdiff_t(g0 * n)), y5.at(ptrdiff_t(g0 * n)), std::min<size_t>(5, rows - g0),
+                            n, rs, rs, &a);
             ASSERT_EQ(std::memcmp(y.p(), y5.p(), rows * n * 2), 0)
                 << dname(dt) << " n=" << n << ": one call and calls of 5 rows differ";
             const Tol tol = transcendental(a.act.type) ? Tol::plain2 : Tol::plain;
@@ -329,11 +362,12 @@ TEST_P(KernelsIsa, MvnRowsCarriedPassA) {
                         ASSERT_TRUE(std::isnan(got)) << "a NaN makes the MVN row NaN";
                         continue;
                     }
-                    const double scv = a.scale ? sc.get(ptrdiff_t(i)) : 1.0, biv = a.bias ? bi.get(ptrdiff_t(i)) : 0.0;
+                    const double scv = a.scale ? sc.get(ptrdiff_t(i)) : 1.0,
+                                 biv = a.bias ? bi.get(ptrdiff_t(i)) : 0.0;
                     const double ref = ref_act(scv * (in[i] - rm.mean) * inv + biv, a.act);
-                    ASSERT_TRUE(close(got, ref, dt, tol)) << "mvn_rows " << dname(dt) << " rows=" << rows << " n=" << n
-                                                          << " g=" << g << " i=" << i
-                                                          << " act=" << simdax_activation_name(a.act.type);
+                    ASSERT_TRUE(close(got, ref, dt, tol))
+                        << "mvn_rows " << dname(dt) << " rows=" << rows << " n=" << n << " g=" << g
+                        << " i=" << i << " act=" << simdax_activation_name(a.act.type);
                 }
             }
         }

@@ -62,8 +62,8 @@ void check_softmax_rows(const DtypeKernels& kk, DType dt, Buf& x, size_t n, cons
         const std::vector<double> ref = ref_softmax(g, log);
         for (size_t i = 0; i < n; ++i)
             ASSERT_TRUE(close(y.get(ptrdiff_t(i)), ref[i], dt, log ? Tol::log_softmax : Tol::softmax))
-                << what << " " << dname(dt) << (log ? " log_softmax" : " softmax") << " n=" << n
-                << " i=" << i << " x=" << g[i];
+                << what << " " << dname(dt) << (log ? " log_softmax" : " softmax") << " n=" << n << " i=" << i
+                << " x=" << g[i];
     }
 }
 
@@ -81,7 +81,11 @@ TEST_P(KernelsIsa, SoftmaxRows) {
         // Special values (docs/spec.md "Special values").
         const size_t n = 37;
         const double big = dt == DType::f16 ? 6e4 : (dt == DType::f64 ? 1e300 : 3e38);
-        struct Case { const char* name; std::vector<std::pair<size_t, double>> set; double fill; };
+        struct Case {
+            const char* name;
+            std::vector<std::pair<size_t, double>> set;
+            double fill;
+        };
         const Case cases[] = {
             {"nan", {{20, kNaN}}, 1.0},
             {"pos_inf", {{3, kInf}}, 0.5},
@@ -89,14 +93,26 @@ TEST_P(KernelsIsa, SoftmaxRows) {
             {"all_neg_inf", {}, -kInf},
             {"huge", {{5, big}, {6, -big}}, 0.0},
             {"equal", {}, 7.25},
-            {"neg_inf_first_chunk", {{0, -kInf}, {1, -kInf}, {2, -kInf}, {3, -kInf}, {4, -kInf},
-                                     {5, -kInf}, {6, -kInf}, {7, -kInf}, {8, -kInf}, {9, -kInf},
-                                     {10, -kInf}, {11, -kInf}}, 1.5},
+            {"neg_inf_first_chunk",
+             {{0, -kInf},
+              {1, -kInf},
+              {2, -kInf},
+              {3, -kInf},
+              {4, -kInf},
+              {5, -kInf},
+              {6, -kInf},
+              {7, -kInf},
+              {8, -kInf},
+              {9, -kInf},
+              {10, -kInf},
+              {11, -kInf}},
+             1.5},
             {"big_offset", {{3, 3.1e7}}, 3e7},
         };
         for (const Case& c : cases) {
             Buf x(dt, n);
-            for (size_t i = 0; i < n; ++i) x.set(ptrdiff_t(i), c.fill + (c.fill == 0.0 ? double(i % 5) : 0.0));
+            for (size_t i = 0; i < n; ++i)
+                x.set(ptrdiff_t(i), c.fill + (c.fill == 0.0 ? double(i % 5) : 0.0));
             for (auto& [i, v] : c.set) x.set(ptrdiff_t(i), v);
             check_softmax_rows(k(dt), dt, x, n, c.name);
         }
@@ -242,7 +258,7 @@ TEST_P(KernelsIsa, Activation) {
                 fill_random(x, n, rng, -12, 12);
                 // Special values and the regions where naive forms cancel.
                 const double sp[] = {kNaN, kInf, -kInf, 0.0, -0.0, 1e-6, -1e-6, -3e-3, 2e-4, -90,
-                                     90, -20, 20, -5, 5, 0.5, -0.5, 1.0, -1.0, 0.2};
+                                     90,   -20,  20,    -5,  5,    0.5,  -0.5,  1.0,   -1.0, 0.2};
                 for (size_t i = 0; i < n && i < sizeof(sp) / sizeof(sp[0]); ++i)
                     x.set(ptrdiff_t((i * 7) % n), sp[i]);
                 const std::vector<double> g = read(x, n);
@@ -291,7 +307,8 @@ TEST(KernelTables, NativeFloat16LevelsReplaceOnlyTheirSlots) {
         sf.hardmax_rows = bf.hardmax_rows;
         sf.activation = bf.activation;
         for (int d = 0; d < simdax::kDTypeCount; ++d)
-            EXPECT_EQ(0, std::memcmp(&same.dt[d], &b->dt[d], sizeof(DtypeKernels))) << simdax_isa_name(native) << " dtype " << d;
+            EXPECT_EQ(0, std::memcmp(&same.dt[d], &b->dt[d], sizeof(DtypeKernels)))
+                << simdax_isa_name(native) << " dtype " << d;
     }
     if (pairs == 0) GTEST_SKIP() << "no native float16 level compiled in with its base";
 }

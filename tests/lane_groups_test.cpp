@@ -60,7 +60,8 @@ TEST_P(LaneGroups, MatchReference) {
         for (int rep = 0; rep < 4; ++rep) {
             const int64_t G = rng.pick(std::vector<int64_t>{2, 3, 9, 40, 513 / n + 1});
             // Rows: any count for runs up to 16, else at least the run (planner.cpp).
-            const int64_t S = n <= 16 ? rng.pick(std::vector<int64_t>{2, 5, 70}) : rng.pick(std::vector<int64_t>{n, n + 3});
+            const int64_t S =
+                n <= 16 ? rng.pick(std::vector<int64_t>{2, 5, 70}) : rng.pick(std::vector<int64_t>{n, n + 3});
             const bool outer = rng.chance(0.3);  // a kept dim outside the segments too
             std::vector<int64_t> sizes{S, G, n};
             std::vector<uint32_t> axes{0, 2};
@@ -74,7 +75,8 @@ TEST_P(LaneGroups, MatchReference) {
             const int special = rng.chance(0.5) ? int(rng.range(1, 3)) : 0;
             const int64_t g_special = rng.range(0, G - 1);
             const int64_t at = (rng.range(0, S - 1) * G + g_special) * n + rng.range(0, n - 1);
-            io.x.fill(Values{&rng, G, n, g_special, at, special, rng.pick(std::vector<double>{0, 0, -1000, 1000}),
+            io.x.fill(Values{&rng, G, n, g_special, at, special,
+                             rng.pick(std::vector<double>{0, 0, -1000, 1000}),
                              rng.pick(std::vector<double>{1, 8, 40})});
             const std::string plan = described(spec, io);
             EXPECT_NE(plan.find("walk=lane_groups"), std::string::npos) << plan;
@@ -86,13 +88,14 @@ TEST_P(LaneGroups, MatchReference) {
     EXPECT_EQ(failures, 0) << failures << " of " << cases << " cases failed";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    SoftmaxFamily, LaneGroups,
-    testing::Combine(testing::Values(SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX),
-                     testing::Values(SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16, SIMDAX_DTYPE_BFLOAT16,
-                                     SIMDAX_DTYPE_FLOAT64)),
-    [](const testing::TestParamInfo<OpDtype>& i) {
-        return std::string(op_name(std::get<0>(i.param))) + "_" + dtype_name(std::get<1>(i.param));
-    });
+INSTANTIATE_TEST_SUITE_P(SoftmaxFamily, LaneGroups,
+                         testing::Combine(testing::Values(SIMDAX_OPERATOR_LOG_SOFTMAX,
+                                                          SIMDAX_OPERATOR_SOFTMAX),
+                                          testing::Values(SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16,
+                                                          SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT64)),
+                         [](const testing::TestParamInfo<OpDtype>& i) {
+                             return std::string(op_name(std::get<0>(i.param))) + "_" +
+                                    dtype_name(std::get<1>(i.param));
+                         });
 
 }  // namespace

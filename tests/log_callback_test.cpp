@@ -95,8 +95,10 @@ TEST(LogCallback, SetWhileOtherThreadsFail) {
             while (!stop.load()) bad_call();
         });
     for (int i = 0; i < 20000; ++i) {
-        if (i % 2) simdax_set_log_callback(cb_a, &g_tag_a);
-        else simdax_set_log_callback(cb_b, &g_tag_b);
+        if (i % 2)
+            simdax_set_log_callback(cb_a, &g_tag_a);
+        else
+            simdax_set_log_callback(cb_b, &g_tag_b);
     }
     stop = true;
     for (auto& th : threads) th.join();

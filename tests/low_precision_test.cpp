@@ -98,7 +98,8 @@ Operands all_values(simdax_dtype dt) {
 
 TEST_P(EveryHalfValue, HardSigmoid) {
     const simdax_dtype dt = GetParam();
-    for (const auto& ab : std::vector<std::pair<float, float>>{{0.2f, 0.5f}, {1.f / 6, 0.5f}, {-3.f, 0.25f}}) {
+    for (const auto& ab :
+         std::vector<std::pair<float, float>>{{0.2f, 0.5f}, {1.f / 6, 0.5f}, {-3.f, 0.25f}}) {
         OpSpec spec;
         spec.op = SIMDAX_OPERATOR_HARD_SIGMOID;
         spec.alpha = ab.first;
@@ -113,24 +114,24 @@ TEST_P(EveryHalfValue, HardSigmoid) {
 TEST_P(EveryHalfValue, Conversions) {
     const simdax_dtype dt = GetParam();
     with_and_without_bf16_instructions([dt] {
-    for (float alpha : {1.f, 0.7f, 0.3333333f}) {
-        OpSpec spec;
-        spec.op = SIMDAX_OPERATOR_ACTIVATION;
-        spec.activation = simdax_activation_desc{alpha == 1.f ? SIMDAX_ACTIVATION_IDENTITY : SIMDAX_ACTIVATION_LINEAR,
-                                                 alpha, 0.f, 0.f};
-        Operands io = all_values(dt);
-        const Worst w = run_checked(spec, io);
-        report(alpha == 1.f ? "identity" : "linear", dt, w);
-        if (alpha == 1.f) {
-            EXPECT_EQ(w.ulps, 0u);
-            const std::vector<double> x = io.x.read(), y = io.y.read();
-            for (size_t i = 0; i < x.size(); ++i) {
-                if (!std::isnan(x[i])) {
-                    ASSERT_TRUE(y[i] == x[i] && std::signbit(y[i]) == std::signbit(x[i])) << i;
+        for (float alpha : {1.f, 0.7f, 0.3333333f}) {
+            OpSpec spec;
+            spec.op = SIMDAX_OPERATOR_ACTIVATION;
+            spec.activation = simdax_activation_desc{
+                alpha == 1.f ? SIMDAX_ACTIVATION_IDENTITY : SIMDAX_ACTIVATION_LINEAR, alpha, 0.f, 0.f};
+            Operands io = all_values(dt);
+            const Worst w = run_checked(spec, io);
+            report(alpha == 1.f ? "identity" : "linear", dt, w);
+            if (alpha == 1.f) {
+                EXPECT_EQ(w.ulps, 0u);
+                const std::vector<double> x = io.x.read(), y = io.y.read();
+                for (size_t i = 0; i < x.size(); ++i) {
+                    if (!std::isnan(x[i])) {
+                        ASSERT_TRUE(y[i] == x[i] && std::signbit(y[i]) == std::signbit(x[i])) << i;
+                    }
                 }
             }
         }
-    }
     });
 }
 
@@ -141,7 +142,8 @@ TEST_P(EveryHalfValue, Activations) {
         spec.op = SIMDAX_OPERATOR_ACTIVATION;
         spec.activation = spec_default_activation(simdax_activation_type(a));
         Operands io = all_values(dt);
-        report(std::string("act ") + spec_activation_name(simdax_activation_type(a)), dt, run_checked(spec, io));
+        report(std::string("act ") + spec_activation_name(simdax_activation_type(a)), dt,
+               run_checked(spec, io));
     }
 }
 
@@ -160,7 +162,8 @@ TEST_P(EveryHalfValue, ActivationsFusedInMvn) {
             const double v = bits_to_value(dt, uint16_t(i / 2));
             return i % 2 ? -v : v;
         });
-        report(std::string("mvn+") + spec_activation_name(simdax_activation_type(a)), dt, run_checked(spec, io));
+        report(std::string("mvn+") + spec_activation_name(simdax_activation_type(a)), dt,
+               run_checked(spec, io));
     }
 }
 
@@ -173,8 +176,8 @@ class HalfReductions : public testing::TestWithParam<simdax_dtype> {};
 struct RowCase {
     int64_t rows, n;
 };
-const std::vector<RowCase> kRowCases{{64, 3}, {64, 16}, {48, 100}, {32, 128}, {16, 1000},
-                                     {8, 2048}, {4, 4097}, {2, 32000}};
+const std::vector<RowCase> kRowCases{{64, 3},    {64, 16},  {48, 100}, {32, 128},
+                                     {16, 1000}, {8, 2048}, {4, 4097}, {2, 32000}};
 
 Worst reduce_worst(simdax_dtype dt, const OpSpec& spec, uint64_t salt, double spread, double offset) {
     Rng rng(test_seed(salt));
@@ -226,14 +229,15 @@ TEST_P(HalfReductions, SpecialValues) {
     const double big = dt == SIMDAX_DTYPE_FLOAT16 ? 65504.0 : 3.3895313892515355e38;
     const double tiny = dt == SIMDAX_DTYPE_FLOAT16 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -133);
     const std::vector<double> specials{-HUGE_VAL, HUGE_VAL, NAN, big, -big, tiny, -tiny, 0.0, -0.0};
-    for (simdax_operator_type op :
-         {SIMDAX_OPERATOR_SOFTMAX, SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION}) {
+    for (simdax_operator_type op : {SIMDAX_OPERATOR_SOFTMAX, SIMDAX_OPERATOR_LOG_SOFTMAX,
+                                    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION}) {
         Rng rng(test_seed(600 + uint64_t(op)));
         for (const RowCase& c : kRowCases) {
             Operands io{TensorBuffer(dt, {c.rows, c.n}, {}, Role::Input), nullptr, nullptr,
                         TensorBuffer(dt, {c.rows, c.n}, {}, Role::Output)};
             io.x.fill([&](int64_t) {
-                return rng.chance(0.02) ? specials[rng.range(0, int64_t(specials.size()) - 1)] : rng.uniform(-8, 8);
+                return rng.chance(0.02) ? specials[rng.range(0, int64_t(specials.size()) - 1)]
+                                        : rng.uniform(-8, 8);
             });
             const CheckResult r = run_and_check(op_spec(op, {1}), io);
             EXPECT_TRUE(r.ok) << r.report;
@@ -287,11 +291,14 @@ TEST_P(HalfReductions, SubnormalResults) {
         for (const RowCase& c : kRowCases) {
             Operands io{TensorBuffer(dt, {c.rows, c.n}, {}, Role::Input), nullptr, nullptr,
                         TensorBuffer(dt, {c.rows, c.n}, {}, Role::Output)};
-            io.x.fill([&](int64_t i) { return i % c.n == 0 ? 1.0 : -(bf ? rng.uniform(88, 100) : rng.uniform(10, 16)); });
-            check_subnormal_results(op_spec(SIMDAX_OPERATOR_SOFTMAX, {1}), io, 0.25, "softmax n=" + std::to_string(c.n));
+            io.x.fill([&](int64_t i) {
+                return i % c.n == 0 ? 1.0 : -(bf ? rng.uniform(88, 100) : rng.uniform(10, 16));
+            });
+            check_subnormal_results(op_spec(SIMDAX_OPERATOR_SOFTMAX, {1}), io, 0.25,
+                                    "softmax n=" + std::to_string(c.n));
             io.x.fill([&](int64_t) { return rng.uniform(-4, 4); });
-            io.scale = std::make_unique<TensorBuffer>(dt, std::vector<int64_t>{1, c.n}, std::vector<int64_t>{},
-                                                      Role::Input);
+            io.scale = std::make_unique<TensorBuffer>(dt, std::vector<int64_t>{1, c.n},
+                                                      std::vector<int64_t>{}, Role::Input);
             io.scale->fill([&](int64_t) { return std::ldexp(rng.uniform(1, 2), bf ? -131 : -20); });
             check_subnormal_results(op_spec(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, {1}), io, 0.5,
                                     "mvn n=" + std::to_string(c.n));

@@ -127,7 +127,8 @@ TEST(MvnPlacement, BothPlacementsOnRowsAndParts) {
         for (auto placement : {SIMDAX_EPSILON_ON_VARIANCE, SIMDAX_EPSILON_ON_STDDEV}) {
             const simdax_mvn_ex_desc d{{&t, nullptr, nullptr, &t, 1, axes, 1, 1e-3f, nullptr}, placement};
             std::vector<float> y(x.size());
-            ASSERT_EQ(simdax_mean_variance_normalization_ex(&d, x.data(), nullptr, nullptr, y.data()), SIMDAX_OK);
+            ASSERT_EQ(simdax_mean_variance_normalization_ex(&d, x.data(), nullptr, nullptr, y.data()),
+                      SIMDAX_OK);
             for (size_t g = 0; g < 2; ++g) {
                 const std::vector<float> xg(x.begin() + ptrdiff_t(g) * n, x.begin() + ptrdiff_t(g + 1) * n);
                 const std::vector<float> yg(y.begin() + ptrdiff_t(g) * n, y.begin() + ptrdiff_t(g + 1) * n);
@@ -150,7 +151,8 @@ TEST(MvnPlacement, TinyStddevDivisorOutsideTheFloatRange) {
         ASSERT_EQ(simdax_mean_variance_normalization_ex(&d, x.data(), nullptr, nullptr, y.data()), SIMDAX_OK);
         const std::vector<double> ref = expected(x, 1e-20f, placement == SIMDAX_EPSILON_ON_STDDEV);
         for (size_t i = 0; i < x.size(); ++i)
-            EXPECT_NEAR(y[i], ref[i], 1e-6 * std::fabs(ref[i]) + 1e-30) << "element " << i << " placement " << placement;
+            EXPECT_NEAR(y[i], ref[i], 1e-6 * std::fabs(ref[i]) + 1e-30)
+                << "element " << i << " placement " << placement;
     }
 }
 
@@ -166,7 +168,7 @@ TEST(MvnPlacement, RowsAcrossTheFastPathLimits) {
     for (int e2 = -36; e2 >= -140; e2 -= 2) {
         std::vector<float> x(size_t(2 * kRow));
         for (int64_t i = 0; i < kRow; ++i) {
-            x[size_t(i)] = std::ldexp(1.0f + float(i % 7) * 0.125f, e2);             // mean far from 0
+            x[size_t(i)] = std::ldexp(1.0f + float(i % 7) * 0.125f, e2);  // mean far from 0
             x[size_t(kRow + i)] = std::ldexp(float(i % 5) - 2.0f + 0.25f * float(i % 2), e2);  // near 0
         }
         for (auto placement : {SIMDAX_EPSILON_ON_VARIANCE, SIMDAX_EPSILON_ON_STDDEV}) {
@@ -177,7 +179,8 @@ TEST(MvnPlacement, RowsAcrossTheFastPathLimits) {
                           SIMDAX_OK)
                     << simdax_last_error();
                 for (size_t g = 0; g < 2; ++g) {
-                    const std::vector<float> xg(x.begin() + ptrdiff_t(g) * kRow, x.begin() + ptrdiff_t(g + 1) * kRow);
+                    const std::vector<float> xg(x.begin() + ptrdiff_t(g) * kRow,
+                                                x.begin() + ptrdiff_t(g + 1) * kRow);
                     const std::vector<double> ref = expected(xg, eps, placement == SIMDAX_EPSILON_ON_STDDEV);
                     for (size_t i = 0; i < ref.size(); ++i)
                         ASSERT_NEAR(y[g * size_t(kRow) + i], ref[i], 1e-5 * std::fabs(ref[i]) + 1e-37)

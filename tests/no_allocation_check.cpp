@@ -88,7 +88,8 @@ void run(const Case& c, simdax_dtype dt, simdax_isa isa) {
     const uint32_t rank = uint32_t(c.sizes.size());
     int64_t span = 1;
     for (uint32_t i = 0; i < rank; ++i)
-        span += (c.sizes[i] - 1) * (c.strides.empty() ? 1 : (c.strides[i] < 0 ? -c.strides[i] : c.strides[i]));
+        span +=
+            (c.sizes[i] - 1) * (c.strides.empty() ? 1 : (c.strides[i] < 0 ? -c.strides[i] : c.strides[i]));
     int64_t count = 1;
     for (int64_t s : c.sizes) count *= s;
     if (!c.strides.empty()) count = span;
@@ -101,14 +102,22 @@ void run(const Case& c, simdax_dtype dt, simdax_isa isa) {
     const simdax_tensor_desc side{dt, rank, c.sizes.data(), nullptr};
     const simdax_axes_op_desc ax{&in, &out, uint32_t(c.axes.size()), c.axes.data()};
     const simdax_activation_desc relu = simdax_activation_default(SIMDAX_ACTIVATION_RELU);
-    const simdax_mvn_desc mvn{&in, c.scale_bias ? &side : nullptr, c.scale_bias ? &side : nullptr, &out,
-                              uint32_t(c.axes.size()), c.axes.data(), 1, 1e-5f, &relu};
+    const simdax_mvn_desc mvn{&in,
+                              c.scale_bias ? &side : nullptr,
+                              c.scale_bias ? &side : nullptr,
+                              &out,
+                              uint32_t(c.axes.size()),
+                              c.axes.data(),
+                              1,
+                              1e-5f,
+                              &relu};
     const simdax_mvn_ex_desc mvn_ex{mvn, SIMDAX_EPSILON_ON_STDDEV};
     const simdax_hard_sigmoid_desc hs{&in, &out, 0.2f, 0.5f};
-    const void* d = c.type == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION      ? static_cast<const void*>(&mvn)
-                    : c.type == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX ? static_cast<const void*>(&mvn_ex)
-                    : c.type == SIMDAX_OPERATOR_HARD_SIGMOID                   ? static_cast<const void*>(&hs)
-                                                                               : static_cast<const void*>(&ax);
+    const void* d = c.type == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION ? static_cast<const void*>(&mvn)
+                    : c.type == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX
+                        ? static_cast<const void*>(&mvn_ex)
+                    : c.type == SIMDAX_OPERATOR_HARD_SIGMOID ? static_cast<const void*>(&hs)
+                                                             : static_cast<const void*>(&ax);
     const simdax_operator_desc od{c.type, d};
     simdax_operator* op = nullptr;
     if (simdax_operator_create(&od, &op) != SIMDAX_OK) {
@@ -158,9 +167,19 @@ int main() {
         {"mvn cols", SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, {64, 300}, {}, {0}, false},
         {"mvn general", SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, {30, 40}, {1, 30}, {1}, false},
         {"mvn parts", SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, {4, 64, 3136}, {}, {0, 2}, false},
-        {"mvn_ex stddev rows scale/bias", SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, {8, 768}, {}, {1}, true},
+        {"mvn_ex stddev rows scale/bias",
+         SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX,
+         {8, 768},
+         {},
+         {1},
+         true},
         {"mvn_ex stddev cols", SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, {64, 300}, {}, {0}, false},
-        {"mvn_ex stddev parts", SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, {4, 64, 3136}, {}, {0, 2}, false},
+        {"mvn_ex stddev parts",
+         SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX,
+         {4, 64, 3136},
+         {},
+         {0, 2},
+         false},
         {"hard_sigmoid", SIMDAX_OPERATOR_HARD_SIGMOID, {300000}, {}, {}, false},
         {"hard_sigmoid strided", SIMDAX_OPERATOR_HARD_SIGMOID, {30, 40}, {1, 30}, {}, false},
     };

@@ -67,8 +67,8 @@ FpState fp_state() {
 std::string show(const FpState& s) {
     char buf[160];
 #ifdef SIMDAX_TEST_X86
-    std::snprintf(buf, sizeof buf, "round %d flags 0x%x mxcsr 0x%04x x87cw 0x%04x", s.round,
-                  s.flags, s.mxcsr, unsigned(s.x87_cw));
+    std::snprintf(buf, sizeof buf, "round %d flags 0x%x mxcsr 0x%04x x87cw 0x%04x", s.round, s.flags, s.mxcsr,
+                  unsigned(s.x87_cw));
 #else
     std::snprintf(buf, sizeof buf, "round %d flags 0x%x", s.round, s.flags);
 #endif
@@ -80,8 +80,8 @@ std::string show(const FpState& s) {
 struct CallerEnv {
     const char* name;
     int round;
-    int raised;     // flags raised before the call
-    bool ftz_daz;   // x86 only
+    int raised;    // flags raised before the call
+    bool ftz_daz;  // x86 only
 };
 
 const CallerEnv kEnvs[] = {
@@ -200,7 +200,7 @@ void run_env_checks(simdax_dtype dt) {
     const auto gen = [dt](int64_t i) { return env_value(dt, i); };
     for (const OpSpec& spec : all_ops({1})) {
         SCOPED_TRACE(name_of(spec));
-        check_env_preserved(spec, dt, {6, 50}, gen, pool);      // rows / contiguous
+        check_env_preserved(spec, dt, {6, 50}, gen, pool);  // rows / contiguous
         if (!spec.axes.empty()) {
             OpSpec cols = spec;
             cols.axes = {0};
@@ -219,8 +219,7 @@ TEST_P(NumericHostilityFpEnv, CallerStateUnchangedAndResultsWithinSpecUnderEvery
     run_env_checks(GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDtypes, NumericHostilityFpEnv, ::testing::ValuesIn(kDtypes),
-                         dtype_param_name);
+INSTANTIATE_TEST_SUITE_P(AllDtypes, NumericHostilityFpEnv, ::testing::ValuesIn(kDtypes), dtype_param_name);
 #ifdef SIMDAX_TEST_X86
 // FTZ/DAZ set by the caller, outputs that land in the subnormal range:
 // results stay within docs/spec.md (the flushed values are below every absolute

@@ -138,7 +138,8 @@ TEST(NumericHostilityFuzzFindings, EmptyTensorWithHugeSizesIsAccepted) {
     const simdax_tensor_desc y5{SIMDAX_DTYPE_FLOAT32, 2, sizes5, nullptr};
     const simdax_softmax_desc d5{&t5, &y5, 1, axes};
     EXPECT_EQ(simdax_softmax(&d5, nullptr, nullptr), SIMDAX_ERROR_OVERFLOW);
-    EXPECT_NE(std::string(simdax_last_error()).find("input.strides"), std::string::npos) << simdax_last_error();
+    EXPECT_NE(std::string(simdax_last_error()).find("input.strides"), std::string::npos)
+        << simdax_last_error();
     // A Scale of size 1 where the input is empty is not empty itself.
     const int64_t sc6[3] = {big, big, 1};
     const simdax_tensor_desc s6{SIMDAX_DTYPE_FLOAT64, 3, sc6, nullptr};

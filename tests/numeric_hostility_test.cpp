@@ -50,7 +50,7 @@ TEST_P(NumericHostility, DenormalInputs) {
         run_checked(spec, dt, {4, 37}, gen);  // rows / contiguous
         OpSpec cols = spec;
         if (!cols.axes.empty()) cols.axes = {0};
-        run_checked(cols, dt, {37, 4}, gen);  // cols
+        run_checked(cols, dt, {37, 4}, gen);          // cols
         run_checked(spec, dt, {4, 37}, gen, {1, 4});  // general (transposed)
     }
     // A whole group of subnormals: Softmax is uniform, Hardmax exact.
@@ -109,8 +109,7 @@ TEST_P(NumericHostility, MinusInfinityPartsOfASplitGroup) {
 
 TEST_P(NumericHostility, LargestFiniteMagnitudesDoNotOverflow) {
     const simdax_dtype dt = GetParam();
-    const double big = dt == SIMDAX_DTYPE_FLOAT32 || dt == SIMDAX_DTYPE_BFLOAT16 ? 3e38
-                                                                                 : max_finite(dt);
+    const double big = dt == SIMDAX_DTYPE_FLOAT32 || dt == SIMDAX_DTYPE_BFLOAT16 ? 3e38 : max_finite(dt);
     const auto gen = [big](int64_t i) {
         switch (i % 5) {
             case 0: return big;
@@ -160,12 +159,11 @@ TEST_P(NumericHostility, LargeOffsetGroups) {
             const double spread = std::fabs(offset) * 1e-6;
             auto gen = [&](int64_t i) { return offset + spread * double(i % 5); };
             auto constant = [&](int64_t) { return offset; };
-            for (auto op : {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX,
-                            SIMDAX_OPERATOR_HARDMAX}) {
+            for (auto op : {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX, SIMDAX_OPERATOR_HARDMAX}) {
                 SCOPED_TRACE(op_name(op));
-                run_checked(op_spec(op, {1}), dt, {5, n}, gen);        // rows
-                run_checked(op_spec(op, {1}), dt, {5, n}, constant);   // rows, constant
-                run_checked(op_spec(op, {0}), dt, {n, 5}, constant);   // cols, constant
+                run_checked(op_spec(op, {1}), dt, {5, n}, gen);       // rows
+                run_checked(op_spec(op, {1}), dt, {5, n}, constant);  // rows, constant
+                run_checked(op_spec(op, {0}), dt, {n, 5}, constant);  // cols, constant
             }
         }
     }
@@ -211,8 +209,9 @@ TEST_P(NumericHostility, MvnAtTheEdgesOfTheRange) {
             spec.normalize_variance = nv != 0;
             const auto huge = [big](int64_t i) { return i % 3 == 0 ? big : -big * double(i % 5) * 0.25; };
             run_mvn_edge(spec, dt, f, huge, nullptr, nullptr);
-            run_mvn_edge(spec, dt, f, huge, [](int64_t i) { return 0.25 + double(i % 3) * 0.125; },
-                         [big](int64_t i) { return i % 2 ? -big * 0.25 : 1.0; });
+            run_mvn_edge(
+                spec, dt, f, huge, [](int64_t i) { return 0.25 + double(i % 3) * 0.125; },
+                [big](int64_t i) { return i % 2 ? -big * 0.25 : 1.0; });
             // One +inf per group in most groups, -inf as well in some.
             const int64_t gsize = f.axes[0] == 1 ? f.sizes[1] : f.sizes[0];
             const auto with_inf = [&f, gsize](int64_t i) {
@@ -233,29 +232,35 @@ TEST_P(NumericHostility, MvnAtTheEdgesOfTheRange) {
                 sa.has_activation = true;
                 sa.activation = spec_default_activation(act);
                 if (act == SIMDAX_ACTIVATION_LINEAR) sa.activation.alpha = float(4.0 / big);
-                run_mvn_edge(sa, dt, f, spread, [amp](int64_t i) { return i % 4 < 2 ? amp : -amp; }, nullptr);
+                run_mvn_edge(
+                    sa, dt, f, spread, [amp](int64_t i) { return i % 4 < 2 ? amp : -amp; }, nullptr);
             }
             // A product beyond the type beside an infinite Bias is that
             // infinity: scale*v + bias rounded once (unfused: inf - inf).
-            run_mvn_edge(spec, dt, f, [](int64_t i) { return double(i % 9) - 4.0; },
-                         [big](int64_t i) { return i % 2 ? big : -big; },
-                         [](int64_t i) { return i % 3 == 0 ? -kInf : i % 3 == 1 ? kInf : 0.0; });
+            run_mvn_edge(
+                spec, dt, f, [](int64_t i) { return double(i % 9) - 4.0; },
+                [big](int64_t i) { return i % 2 ? big : -big; },
+                [](int64_t i) { return i % 3 == 0   ? -kInf
+                                       : i % 3 == 1 ? kInf
+                                                    : 0.0; });
             if (dt == SIMDAX_DTYPE_FLOAT32)  // subnormal groups (~1000 float steps apart), huge Scale
-                run_mvn_edge(spec, dt, f, [](int64_t i) { return double(i % 5) * 1.5e-42; },
-                             [big](int64_t i) { return i % 2 ? big : -big; }, nullptr);
+                run_mvn_edge(
+                    spec, dt, f, [](int64_t i) { return double(i % 5) * 1.5e-42; },
+                    [big](int64_t i) { return i % 2 ? big : -big; }, nullptr);
             if (!f64) continue;
-            run_mvn_edge(spec, dt, f, [](int64_t i) { return double(i % 7 + 1) * (i % 2 ? 1e243 : -3e242); },
-                         nullptr, nullptr);
+            run_mvn_edge(
+                spec, dt, f, [](int64_t i) { return double(i % 7 + 1) * (i % 2 ? 1e243 : -3e242); }, nullptr,
+                nullptr);
             OpSpec eps0 = spec;
             eps0.epsilon = 0.0f;
-            run_mvn_edge(eps0, dt, f, [](int64_t i) { return double(i % 5) * 4e-320 - 8e-320; },
-                         [](int64_t i) { return 1.0 + double(i % 2); }, nullptr);
+            run_mvn_edge(
+                eps0, dt, f, [](int64_t i) { return double(i % 5) * 4e-320 - 8e-320; },
+                [](int64_t i) { return 1.0 + double(i % 2); }, nullptr);
         }
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDtypes, NumericHostility, ::testing::ValuesIn(kDtypes),
-                         dtype_param_name);
+INSTANTIATE_TEST_SUITE_P(AllDtypes, NumericHostility, ::testing::ValuesIn(kDtypes), dtype_param_name);
 
 // ---- one float32 group of 2^24 + 1 elements ----------------------------------
 

@@ -20,16 +20,14 @@ namespace {
 
 using namespace sxt;
 
-const std::vector<simdax_dtype> kDtypes{SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16,
-                                        SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT64};
+const std::vector<simdax_dtype> kDtypes{SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16, SIMDAX_DTYPE_BFLOAT16,
+                                        SIMDAX_DTYPE_FLOAT64};
 
-std::string dtype_param_name(const testing::TestParamInfo<simdax_dtype>& i) {
-    return dtype_name(i.param);
-}
+std::string dtype_param_name(const testing::TestParamInfo<simdax_dtype>& i) { return dtype_name(i.param); }
 const std::vector<simdax_operator_type> kOps{
-    SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX,      SIMDAX_OPERATOR_HARDMAX,
-    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, SIMDAX_OPERATOR_HARD_SIGMOID,
-    SIMDAX_OPERATOR_ACTIVATION};
+    SIMDAX_OPERATOR_LOG_SOFTMAX,  SIMDAX_OPERATOR_SOFTMAX,
+    SIMDAX_OPERATOR_HARDMAX,      SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
+    SIMDAX_OPERATOR_HARD_SIGMOID, SIMDAX_OPERATOR_ACTIVATION};
 
 bool uses_axes(simdax_operator_type op) {
     return op != SIMDAX_OPERATOR_HARD_SIGMOID && op != SIMDAX_OPERATOR_ACTIVATION;
@@ -75,10 +73,10 @@ std::vector<int64_t> broadcast_sizes(Rng& rng, const std::vector<int64_t>& sizes
 }
 
 // Builds the operands of a random case and fills the inputs.
-Operands make_operands(Rng& rng, const OpSpec& spec, simdax_dtype dt,
-                       const std::vector<int64_t>& sizes, bool with_scale, bool with_bias) {
-    Operands io{make_buffer(dt, sizes, random_layout(rng, sizes, Role::Input), Role::Input), nullptr,
-                nullptr, make_buffer(dt, sizes, random_layout(rng, sizes, Role::Output), Role::Output)};
+Operands make_operands(Rng& rng, const OpSpec& spec, simdax_dtype dt, const std::vector<int64_t>& sizes,
+                       bool with_scale, bool with_bias) {
+    Operands io{make_buffer(dt, sizes, random_layout(rng, sizes, Role::Input), Role::Input), nullptr, nullptr,
+                make_buffer(dt, sizes, random_layout(rng, sizes, Role::Output), Role::Output)};
     io.x.fill(value_gen(rng, spec.op));
     if (with_scale) {
         const auto s = broadcast_sizes(rng, sizes);
@@ -104,14 +102,16 @@ OpSpec random_spec(Rng& rng, simdax_operator_type op, int rank) {
         spec.epsilon_placement = random_epsilon_placement(rng);
         spec.has_activation = rng.chance(0.5);
         if (spec.has_activation)
-            spec.activation = random_activation(rng, simdax_activation_type(rng.range(0, SIMDAX_ACTIVATION_COUNT - 1)));
+            spec.activation =
+                random_activation(rng, simdax_activation_type(rng.range(0, SIMDAX_ACTIVATION_COUNT - 1)));
     }
     if (op == SIMDAX_OPERATOR_HARD_SIGMOID && rng.chance(0.7)) {
         spec.alpha = float(rng.uniform(-2, 2));
         spec.beta = float(rng.uniform(-1.5, 1.5));
     }
     if (op == SIMDAX_OPERATOR_ACTIVATION)
-        spec.activation = random_activation(rng, simdax_activation_type(rng.range(0, SIMDAX_ACTIVATION_COUNT - 1)));
+        spec.activation =
+            random_activation(rng, simdax_activation_type(rng.range(0, SIMDAX_ACTIVATION_COUNT - 1)));
     return spec;
 }
 
@@ -178,9 +178,9 @@ TEST_P(AwkwardSizes, RowsAndColumns) {
         };
         std::vector<Shape> shapes;
         if (uses_axes(op)) {
-            shapes = {{{2, n}, {1}, false},          // n = row length
+            shapes = {{{2, n}, {1}, false},                 // n = row length
                       {{n > 1000 ? 2 : 5, n}, {0}, false},  // n = column count
-                      {{3, n}, {1}, true},           // row, strided
+                      {{3, n}, {1}, true},                  // row, strided
                       {{n > 1000 ? 2 : 4, n}, {0}, true}};  // columns, strided
         } else {
             shapes = {{{n}, {}, false}, {{3, n}, {}, true}};
@@ -199,9 +199,10 @@ TEST_P(AwkwardSizes, RowsAndColumns) {
                 in_strides = std::vector<int64_t>{1, sh.sizes[0] + 1};
                 out_strides = std::vector<int64_t>{2 * n + 1, 2};
             }
-            Operands io{TensorBuffer(dt, sh.sizes, in_strides, Role::Input, sh.strided ? 3 : 0, sh.strided ? 5 : 0),
-                        nullptr, nullptr,
-                        TensorBuffer(dt, sh.sizes, out_strides, Role::Output, sh.strided ? 1 : 0, 0)};
+            Operands io{
+                TensorBuffer(dt, sh.sizes, in_strides, Role::Input, sh.strided ? 3 : 0, sh.strided ? 5 : 0),
+                nullptr, nullptr,
+                TensorBuffer(dt, sh.sizes, out_strides, Role::Output, sh.strided ? 1 : 0, 0)};
             io.x.fill(value_gen(rng, op));
             if (op == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION && rng.chance(0.5)) {
                 std::vector<int64_t> s = sh.sizes;
@@ -251,8 +252,8 @@ TEST_P(EveryActivation, FusedInMvn) {
         OpSpec spec = random_spec(rng, SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, rank);
         spec.has_activation = true;
         spec.activation = random_activation(rng, simdax_activation_type(type));
-        Operands io = make_operands(rng, spec, dt, random_shape(rng, rank, 3000), rng.chance(0.5),
-                                    rng.chance(0.5));
+        Operands io =
+            make_operands(rng, spec, dt, random_shape(rng, rank, 3000), rng.chance(0.5), rng.chance(0.5));
         log.record(i, run_and_check(spec, io));
     }
 }
@@ -271,8 +272,8 @@ TEST_P(MvnScaleBias, BroadcastShapes) {
     Rng rng(test_seed(4000 + uint64_t(dt)));
     FailureLog log;
     const std::vector<int64_t> sizes{2, 3, 4, 5};
-    const std::vector<std::vector<int64_t>> patterns{
-        {1, 3, 1, 1}, {1, 1, 4, 5}, {2, 3, 4, 5}, {1, 1, 1, 1}, {2, 1, 1, 5}, {2, 3, 1, 1}};
+    const std::vector<std::vector<int64_t>> patterns{{1, 3, 1, 1}, {1, 1, 4, 5}, {2, 3, 4, 5},
+                                                     {1, 1, 1, 1}, {2, 1, 1, 5}, {2, 3, 1, 1}};
     const std::vector<std::vector<uint32_t>> axis_sets{{2, 3}, {1, 2, 3}, {0, 2, 3}, {3, 1}};
     int index = 0;
     for (const auto& axes : axis_sets)
@@ -286,11 +287,13 @@ TEST_P(MvnScaleBias, BroadcastShapes) {
                             make_buffer(dt, sizes, random_layout(rng, sizes, Role::Output), Role::Output)};
                 io.x.fill([&rng](int64_t) { return rng.uniform(-3, 3); });
                 if (presence & 1) {
-                    io.scale.reset(new TensorBuffer(make_buffer(dt, pat, random_layout(rng, pat, Role::Input), Role::Input)));
+                    io.scale.reset(new TensorBuffer(
+                        make_buffer(dt, pat, random_layout(rng, pat, Role::Input), Role::Input)));
                     io.scale->fill([&rng](int64_t) { return rng.uniform(-2, 2); });
                 }
                 if (presence & 2) {
-                    io.bias.reset(new TensorBuffer(make_buffer(dt, pat, random_layout(rng, pat, Role::Input), Role::Input)));
+                    io.bias.reset(new TensorBuffer(
+                        make_buffer(dt, pat, random_layout(rng, pat, Role::Input), Role::Input)));
                     io.bias->fill([&rng](int64_t) { return rng.uniform(-1, 1); });
                 }
                 log.record(index++, run_and_check(spec, io));
@@ -318,7 +321,8 @@ TEST_P(MvnPlacements, NearConstantGroups) {
         spec.epsilon_placement = i % 2 ? SIMDAX_EPSILON_ON_STDDEV : SIMDAX_EPSILON_ON_VARIANCE;
         Operands io{make_buffer(dt, sizes, random_layout(rng, sizes, Role::Input), Role::Input), nullptr,
                     nullptr, make_buffer(dt, sizes, random_layout(rng, sizes, Role::Output), Role::Output)};
-        const double c = rng.pick(std::vector<double>{1, -3, 100}), r = rng.pick(std::vector<double>{1e-4, 1e-3, 1e-2});
+        const double c = rng.pick(std::vector<double>{1, -3, 100}),
+                     r = rng.pick(std::vector<double>{1e-4, 1e-3, 1e-2});
         io.x.fill([&rng, c, r](int64_t) { return c + rng.uniform(-r, r); });
         log.record(i, run_and_check(spec, io, /*one_shot=*/i % 4 == 3));
     }
@@ -334,8 +338,8 @@ TEST_P(HardSigmoidParams, AlphaBeta) {
     Rng rng(test_seed(5000 + uint64_t(dt)));
     FailureLog log;
     const std::vector<std::pair<float, float>> params{
-        {0.2f, 0.5f}, {1.f, 0.f}, {-0.5f, 0.5f}, {0.f, 0.3f}, {2.5f, -1.f}, {1e-3f, 0.999f},
-        {-3.f, -2.f}, {0.f, 1.5f}, {0.f, -0.5f}, {1e4f, 0.5f}, {0.1666667f, 0.5f}};
+        {0.2f, 0.5f}, {1.f, 0.f},  {-0.5f, 0.5f}, {0.f, 0.3f},  {2.5f, -1.f},      {1e-3f, 0.999f},
+        {-3.f, -2.f}, {0.f, 1.5f}, {0.f, -0.5f},  {1e4f, 0.5f}, {0.1666667f, 0.5f}};
     int index = 0;
     for (const auto& ab : params) {
         OpSpec spec;

@@ -25,9 +25,9 @@ TEST(ReferenceSelfTest, Float16Encoding) {
     EXPECT_EQ(f64_to_f16_bits(65520.0), 0x7C00);  // tie at the top rounds to inf
     EXPECT_EQ(f64_to_f16_bits(-1e6), 0xFC00);
     EXPECT_EQ(f64_to_f16_bits(std::ldexp(1.0, -24)), 0x0001);
-    EXPECT_EQ(f64_to_f16_bits(std::ldexp(1.0, -25)), 0x0000);       // tie to even: 0
-    EXPECT_EQ(f64_to_f16_bits(3 * std::ldexp(1.0, -25)), 0x0002);   // tie to even: 2
-    EXPECT_EQ(f64_to_f16_bits(1.0 + std::ldexp(1.0, -11)), 0x3C00); // tie to even
+    EXPECT_EQ(f64_to_f16_bits(std::ldexp(1.0, -25)), 0x0000);        // tie to even: 0
+    EXPECT_EQ(f64_to_f16_bits(3 * std::ldexp(1.0, -25)), 0x0002);    // tie to even: 2
+    EXPECT_EQ(f64_to_f16_bits(1.0 + std::ldexp(1.0, -11)), 0x3C00);  // tie to even
     EXPECT_EQ(f64_to_f16_bits(1.0 + 3 * std::ldexp(1.0, -11)), 0x3C02);
     EXPECT_EQ(f64_to_f16_bits(-0.0), 0x8000);
     EXPECT_EQ(f64_to_f16_bits(std::ldexp(1.0, -14)), 0x0400);  // smallest normal
@@ -75,19 +75,21 @@ TEST(ReferenceSelfTest, PassRule) {
     EXPECT_TRUE(passes(kNaN, kNaN, SIMDAX_DTYPE_FLOAT16, f16));
     EXPECT_FALSE(passes(kNaN, 0.0, SIMDAX_DTYPE_FLOAT16, f16));
     EXPECT_FALSE(passes(1.0, kNaN, SIMDAX_DTYPE_FLOAT16, f16));
-    EXPECT_TRUE(passes(7e4, kInf, SIMDAX_DTYPE_FLOAT16, f16));   // rounds to inf
+    EXPECT_TRUE(passes(7e4, kInf, SIMDAX_DTYPE_FLOAT16, f16));  // rounds to inf
     EXPECT_FALSE(passes(7e4, 65504.0, SIMDAX_DTYPE_FLOAT16, f16));
     EXPECT_FALSE(passes(65504.0, kInf, SIMDAX_DTYPE_FLOAT16, f16));
     EXPECT_TRUE(passes(1.0, 1.0 + std::ldexp(1.0, -10), SIMDAX_DTYPE_FLOAT16, f16));  // 1 ulp
     EXPECT_FALSE(passes(1.0, 1.0 + std::ldexp(1.0, -9), SIMDAX_DTYPE_FLOAT16, f16));  // 2 ulps
-    const Tolerance mvn2 = tolerance_for(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
-                                         SIMDAX_DTYPE_FLOAT16, true);
+    const Tolerance mvn2 =
+        tolerance_for(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, SIMDAX_DTYPE_FLOAT16, true);
     EXPECT_TRUE(passes(1.0, 1.0 + std::ldexp(1.0, -9), SIMDAX_DTYPE_FLOAT16, mvn2));
     const Tolerance f32 = tolerance_for(SIMDAX_OPERATOR_SOFTMAX, SIMDAX_DTYPE_FLOAT32);
     EXPECT_TRUE(passes(0.5, 0.5 + 5e-6, SIMDAX_DTYPE_FLOAT32, f32));
     EXPECT_FALSE(passes(0.5, 0.5 + 7e-6, SIMDAX_DTYPE_FLOAT32, f32));
-    EXPECT_TRUE(passes(0.0, -0.0, SIMDAX_DTYPE_FLOAT32, tolerance_for(SIMDAX_OPERATOR_HARDMAX, SIMDAX_DTYPE_FLOAT32)));
-    EXPECT_FALSE(passes(1.0, 1.0 - 1e-15, SIMDAX_DTYPE_FLOAT64, tolerance_for(SIMDAX_OPERATOR_HARDMAX, SIMDAX_DTYPE_FLOAT64)));
+    EXPECT_TRUE(passes(0.0, -0.0, SIMDAX_DTYPE_FLOAT32,
+                       tolerance_for(SIMDAX_OPERATOR_HARDMAX, SIMDAX_DTYPE_FLOAT32)));
+    EXPECT_FALSE(passes(1.0, 1.0 - 1e-15, SIMDAX_DTYPE_FLOAT64,
+                        tolerance_for(SIMDAX_OPERATOR_HARDMAX, SIMDAX_DTYPE_FLOAT64)));
     const Tolerance f64 = tolerance_for(SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_DTYPE_FLOAT64);
     EXPECT_TRUE(passes(10.0, 10.0 + 1e-11, SIMDAX_DTYPE_FLOAT64, f64));
     EXPECT_FALSE(passes(10.0, 10.0 + 1e-10, SIMDAX_DTYPE_FLOAT64, f64));
@@ -252,7 +254,8 @@ TEST(ReferenceSelfTest, ActivationsByHand) {
     EXPECT_NEAR(ref_activation(-1.0, act(SIMDAX_ACTIVATION_GELU)), -0.15865525393145707, 1e-15);
     EXPECT_DOUBLE_EQ(ref_activation(0.0, act(SIMDAX_ACTIVATION_SOFTPLUS, 1)), std::log(2.0));
     EXPECT_DOUBLE_EQ(ref_activation(100.0, act(SIMDAX_ACTIVATION_SOFTPLUS, 2)), 100.0);
-    EXPECT_DOUBLE_EQ(ref_activation(1.0, act(SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS, 2, 3)), 2 * std::log1p(std::exp(3.0)));
+    EXPECT_DOUBLE_EQ(ref_activation(1.0, act(SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS, 2, 3)),
+                     2 * std::log1p(std::exp(3.0)));
     EXPECT_DOUBLE_EQ(ref_activation(-1.0, act(SIMDAX_ACTIVATION_CELU, 2)), 2 * (std::exp(-0.5) - 1));
     EXPECT_DOUBLE_EQ(ref_activation(-1.0, act(SIMDAX_ACTIVATION_ELU, 0.5)), 0.5 * (std::exp(-1.0) - 1));
     EXPECT_DOUBLE_EQ(ref_activation(2.0, act(SIMDAX_ACTIVATION_SCALED_ELU, 1.5, 0, 2)), 4.0);

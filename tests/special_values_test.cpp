@@ -20,8 +20,8 @@ namespace {
 using namespace sxt;
 const double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
-const std::vector<simdax_dtype> kDtypes{SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16,
-                                        SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT64};
+const std::vector<simdax_dtype> kDtypes{SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16, SIMDAX_DTYPE_BFLOAT16,
+                                        SIMDAX_DTYPE_FLOAT64};
 
 OpSpec spec_of(simdax_operator_type op, std::vector<uint32_t> axes = {}) {
     OpSpec s;
@@ -45,9 +45,8 @@ std::vector<double> run(const OpSpec& spec, simdax_dtype dt, const std::vector<i
 // Values of a [rows, n] matrix reduced along n, run twice: as rows
 // (sizes [rows, n], axes {1}) and as columns (the transpose packed,
 // sizes [n, rows], axes {0}); both results in [rows, n] order.
-std::vector<std::vector<double>> run_rows_and_columns(simdax_operator_type op, simdax_dtype dt,
-                                                      int64_t rows, int64_t n,
-                                                      const std::vector<double>& x) {
+std::vector<std::vector<double>> run_rows_and_columns(simdax_operator_type op, simdax_dtype dt, int64_t rows,
+                                                      int64_t n, const std::vector<double>& x) {
     std::vector<std::vector<double>> out;
     out.push_back(run(spec_of(op, {1}), dt, {rows, n}, x));
     std::vector<double> xt(x.size());
@@ -66,8 +65,8 @@ class SpecialValues : public testing::TestWithParam<simdax_dtype> {};
 // A NaN anywhere in a group makes the whole group NaN (not its neighbours).
 TEST_P(SpecialValues, NanPoisonsWholeGroup) {
     const simdax_dtype dt = GetParam();
-    for (simdax_operator_type op : {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX,
-                                    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION})
+    for (simdax_operator_type op :
+         {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX, SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION})
         for (int64_t n : {1, 5, 37, 100})
             for (int64_t pos : {int64_t(0), n / 2, n - 1}) {
                 const int64_t rows = 3;
@@ -78,7 +77,8 @@ TEST_P(SpecialValues, NanPoisonsWholeGroup) {
                     for (int64_t r = 0; r < rows; ++r)
                         for (int64_t j = 0; j < n; ++j)
                             EXPECT_EQ(std::isnan(y[size_t(r * n + j)]), r == 1)
-                                << op_name(op) << " n " << n << " NaN at " << pos << " element " << r << "," << j;
+                                << op_name(op) << " n " << n << " NaN at " << pos << " element " << r << ","
+                                << j;
             }
 }
 
@@ -104,8 +104,8 @@ TEST_P(SpecialValues, HardmaxFirstNanWins) {
 // MVN (normalising): the variance is NaN, so is the whole group.
 TEST_P(SpecialValues, PlusInfMakesGroupNan) {
     const simdax_dtype dt = GetParam();
-    for (simdax_operator_type op : {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX,
-                                    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION})
+    for (simdax_operator_type op :
+         {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX, SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION})
         for (int64_t n : {3, 33}) {
             std::vector<double> x(size_t(2 * n), 0.5);
             x[size_t(n / 2)] = kInf;  // row 0 only
@@ -152,13 +152,17 @@ TEST_P(SpecialValues, MinusInfBesideFiniteMax) {
         for (double v : finite) s += std::exp(v - m);
         for (const auto& y : run_rows_and_columns(SIMDAX_OPERATOR_LOG_SOFTMAX, dt, 1, n, x))
             for (int64_t j = 0; j < n; ++j) {
-                if (j % 3 == 1) EXPECT_EQ(y[size_t(j)], -kInf);
-                else EXPECT_TRUE(passes(x[size_t(j)] - m - std::log(s), y[size_t(j)], dt, tol_ls)) << j;
+                if (j % 3 == 1)
+                    EXPECT_EQ(y[size_t(j)], -kInf);
+                else
+                    EXPECT_TRUE(passes(x[size_t(j)] - m - std::log(s), y[size_t(j)], dt, tol_ls)) << j;
             }
         for (const auto& y : run_rows_and_columns(SIMDAX_OPERATOR_SOFTMAX, dt, 1, n, x))
             for (int64_t j = 0; j < n; ++j) {
-                if (j % 3 == 1) EXPECT_EQ(y[size_t(j)], 0.0);
-                else EXPECT_TRUE(passes(std::exp(x[size_t(j)] - m) / s, y[size_t(j)], dt, tol_sm)) << j;
+                if (j % 3 == 1)
+                    EXPECT_EQ(y[size_t(j)], 0.0);
+                else
+                    EXPECT_TRUE(passes(std::exp(x[size_t(j)] - m) / s, y[size_t(j)], dt, tol_sm)) << j;
             }
     }
 }
@@ -166,8 +170,10 @@ TEST_P(SpecialValues, MinusInfBesideFiniteMax) {
 // Ties go to the first; -0.0 and +0.0 tie.
 TEST_P(SpecialValues, HardmaxTiesAndSignedZeros) {
     const simdax_dtype dt = GetParam();
-    EXPECT_EQ(run(spec_of(SIMDAX_OPERATOR_HARDMAX, {1}), dt, {1, 2}, {-0.0, 0.0}), (std::vector<double>{1, 0}));
-    EXPECT_EQ(run(spec_of(SIMDAX_OPERATOR_HARDMAX, {1}), dt, {1, 2}, {0.0, -0.0}), (std::vector<double>{1, 0}));
+    EXPECT_EQ(run(spec_of(SIMDAX_OPERATOR_HARDMAX, {1}), dt, {1, 2}, {-0.0, 0.0}),
+              (std::vector<double>{1, 0}));
+    EXPECT_EQ(run(spec_of(SIMDAX_OPERATOR_HARDMAX, {1}), dt, {1, 2}, {0.0, -0.0}),
+              (std::vector<double>{1, 0}));
     EXPECT_EQ(run(spec_of(SIMDAX_OPERATOR_HARDMAX, {1}), dt, {1, 4}, {-1, -0.0, 0.0, -0.0}),
               (std::vector<double>{0, 1, 0, 0}));
     for (int64_t n : {7, 40, 100})
@@ -184,7 +190,8 @@ TEST_P(SpecialValues, HardmaxTiesAndSignedZeros) {
                 }
         }
     // All equal: the first wins.
-    for (const auto& y : run_rows_and_columns(SIMDAX_OPERATOR_HARDMAX, dt, 1, 33, std::vector<double>(33, 3.0)))
+    for (const auto& y :
+         run_rows_and_columns(SIMDAX_OPERATOR_HARDMAX, dt, 1, 33, std::vector<double>(33, 3.0)))
         for (int j = 0; j < 33; ++j) EXPECT_EQ(y[size_t(j)], j == 0 ? 1.0 : 0.0);
 }
 
@@ -198,10 +205,13 @@ TEST_P(SpecialValues, ConstantGroups) {
             const Tolerance tl = tolerance_for(SIMDAX_OPERATOR_LOG_SOFTMAX, dt);
             const Tolerance tm = tolerance_for(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, dt);
             for (const auto& y : run_rows_and_columns(SIMDAX_OPERATOR_SOFTMAX, dt, 1, n, x))
-                for (double v : y) EXPECT_TRUE(passes(1.0 / double(n), v, dt, ts)) << n << " " << c << " got " << v;
+                for (double v : y)
+                    EXPECT_TRUE(passes(1.0 / double(n), v, dt, ts)) << n << " " << c << " got " << v;
             for (const auto& y : run_rows_and_columns(SIMDAX_OPERATOR_LOG_SOFTMAX, dt, 1, n, x))
-                for (double v : y) EXPECT_TRUE(passes(-std::log(double(n)), v, dt, tl)) << n << " " << c << " got " << v;
-            for (const auto& y : run_rows_and_columns(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, dt, 1, n, x))
+                for (double v : y)
+                    EXPECT_TRUE(passes(-std::log(double(n)), v, dt, tl)) << n << " " << c << " got " << v;
+            for (const auto& y :
+                 run_rows_and_columns(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, dt, 1, n, x))
                 for (double v : y) EXPECT_TRUE(passes(0.0, v, dt, tm)) << n << " " << c << " got " << v;
         }
 }
@@ -217,8 +227,10 @@ TEST_P(SpecialValues, HugeMagnitudes) {
     for (const auto& y : run_rows_and_columns(SIMDAX_OPERATOR_LOG_SOFTMAX, dt, 1, 4, x)) {
         EXPECT_TRUE(passes(-ln2, y[0], dt, tl)) << y[0];
         // -big - big is finite in float64 but beyond every narrower type.
-        if (dt == SIMDAX_DTYPE_FLOAT64) EXPECT_TRUE(passes(-2 * bigd - ln2, y[1], dt, tl)) << y[1];
-        else EXPECT_EQ(y[1], -kInf);
+        if (dt == SIMDAX_DTYPE_FLOAT64)
+            EXPECT_TRUE(passes(-2 * bigd - ln2, y[1], dt, tl)) << y[1];
+        else
+            EXPECT_EQ(y[1], -kInf);
         EXPECT_TRUE(passes(-ln2, y[2], dt, tl)) << y[2];
     }
     for (const auto& y : run_rows_and_columns(SIMDAX_OPERATOR_SOFTMAX, dt, 1, 4, x)) {
@@ -232,7 +244,9 @@ TEST_P(SpecialValues, HugeMagnitudes) {
     EXPECT_EQ(h[0], 1.0);
     EXPECT_EQ(h[1], 0.0);
     EXPECT_EQ(h[2], 1.0);
-    EXPECT_TRUE(passes(ref_hard_sigmoid(1.0, 0.2f, 0.5f), h[3], dt, tolerance_for(SIMDAX_OPERATOR_HARD_SIGMOID, dt))) << h[3];
+    EXPECT_TRUE(
+        passes(ref_hard_sigmoid(1.0, 0.2f, 0.5f), h[3], dt, tolerance_for(SIMDAX_OPERATOR_HARD_SIGMOID, dt)))
+        << h[3];
 }
 
 // MVN of values near +-max: var is ~max^2, far beyond the type; the result
@@ -248,7 +262,8 @@ TEST_P(SpecialValues, MvnHugeMagnitudes) {
         for (const auto& y : run_rows_and_columns(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, dt, 1, 4,
                                                   {big, -big, big, -big}))
             for (int j = 0; j < 4; ++j)
-                EXPECT_TRUE(passes(j % 2 ? -1.0 : 1.0, y[size_t(j)], dt, tm)) << "|x| " << big << " got " << y[size_t(j)];
+                EXPECT_TRUE(passes(j % 2 ? -1.0 : 1.0, y[size_t(j)], dt, tm))
+                    << "|x| " << big << " got " << y[size_t(j)];
     }
 }
 
@@ -271,8 +286,11 @@ TEST(SpecialValuesF16, MvnScaleBiasOverflowToInf) {
     const simdax_dtype dt = SIMDAX_DTYPE_FLOAT16;
     for (double sign : {1.0, -1.0}) {
         OpSpec spec = spec_of(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, {1});
-        Operands io{TensorBuffer(dt, {1, 3}, {}, Role::Input), std::make_unique<TensorBuffer>(dt, std::vector<int64_t>{1, 1}, std::vector<int64_t>{}, Role::Input),
-                    std::make_unique<TensorBuffer>(dt, std::vector<int64_t>{1, 1}, std::vector<int64_t>{}, Role::Input),
+        Operands io{TensorBuffer(dt, {1, 3}, {}, Role::Input),
+                    std::make_unique<TensorBuffer>(dt, std::vector<int64_t>{1, 1}, std::vector<int64_t>{},
+                                                   Role::Input),
+                    std::make_unique<TensorBuffer>(dt, std::vector<int64_t>{1, 1}, std::vector<int64_t>{},
+                                                   Role::Input),
                     TensorBuffer(dt, {1, 3}, {}, Role::Output)};
         io.x.set({0, 0, 1});
         io.scale->set({sign * 32768});
@@ -302,7 +320,7 @@ TEST(SpecialValuesF32, MvnLargeMeanNoCancellation) {
                     for (int64_t j = 0; j < n; ++j) xt[size_t(j * 2 + r)] = x[size_t(r * n + j)];
                 spec.axes = {0};
                 run(spec, SIMDAX_DTYPE_FLOAT32, {n, 2}, xt);  // columns
-                spec.axes = {0, 1};  // the whole tensor as one group
+                spec.axes = {0, 1};                           // the whole tensor as one group
                 run(spec, SIMDAX_DTYPE_FLOAT32, {2, n}, x);
             }
 }
@@ -311,14 +329,14 @@ TEST(SpecialValuesF32, MvnLargeMeanNoCancellation) {
 TEST_P(SpecialValues, ZeroSizeTensorsWriteNothing) {
     const simdax_dtype dt = GetParam();
     const std::vector<std::vector<int64_t>> shapes{{0}, {3, 0, 4}, {0, 5}, {2, 3, 0}};
-    for (simdax_operator_type op :
-         {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX, SIMDAX_OPERATOR_HARDMAX,
-          SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, SIMDAX_OPERATOR_HARD_SIGMOID,
-          SIMDAX_OPERATOR_ACTIVATION})
+    for (simdax_operator_type op : {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX,
+                                    SIMDAX_OPERATOR_HARDMAX, SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
+                                    SIMDAX_OPERATOR_HARD_SIGMOID, SIMDAX_OPERATOR_ACTIVATION})
         for (const auto& sizes : shapes)
             for (uint32_t axis = 0; axis < sizes.size(); ++axis) {
                 OpSpec spec = spec_of(op);
-                if (op != SIMDAX_OPERATOR_HARD_SIGMOID && op != SIMDAX_OPERATOR_ACTIVATION) spec.axes = {axis};
+                if (op != SIMDAX_OPERATOR_HARD_SIGMOID && op != SIMDAX_OPERATOR_ACTIVATION)
+                    spec.axes = {axis};
                 spec.activation = {SIMDAX_ACTIVATION_SIGMOID, 0.f, 0.f, 0.f};
                 Operands io{TensorBuffer(dt, sizes, {}, Role::Input, 4, 4), nullptr, nullptr,
                             TensorBuffer(dt, sizes, {}, Role::Output, 4, 4)};
@@ -375,18 +393,23 @@ TEST_P(SpecialValues, ActivationsNanAndInf) {
         x[34] = kNaN;
         const std::vector<double> y = run(spec, dt, {35}, x);
         for (int i = 0; i < 35; ++i)
-            EXPECT_EQ(std::isnan(y[size_t(i)]), i % 17 == 0) << spec_activation_name(simdax_activation_type(t)) << " " << i;
+            EXPECT_EQ(std::isnan(y[size_t(i)]), i % 17 == 0)
+                << spec_activation_name(simdax_activation_type(t)) << " " << i;
         // Softsign and gelu have inf/inf and inf*0 in their literal formulas.
         if (t == SIMDAX_ACTIVATION_SOFTSIGN || t == SIMDAX_ACTIVATION_GELU) continue;
         const std::vector<double> yi = run(spec, dt, {3}, {kInf, -kInf, 0.0});
-        EXPECT_TRUE(passes(ref_activation(kInf, spec.activation), yi[0], dt, tolerance_for(SIMDAX_OPERATOR_ACTIVATION, dt)))
+        EXPECT_TRUE(passes(ref_activation(kInf, spec.activation), yi[0], dt,
+                           tolerance_for(SIMDAX_OPERATOR_ACTIVATION, dt)))
             << spec_activation_name(simdax_activation_type(t)) << " +inf -> " << yi[0];
-        EXPECT_TRUE(passes(ref_activation(-kInf, spec.activation), yi[1], dt, tolerance_for(SIMDAX_OPERATOR_ACTIVATION, dt)))
+        EXPECT_TRUE(passes(ref_activation(-kInf, spec.activation), yi[1], dt,
+                           tolerance_for(SIMDAX_OPERATOR_ACTIVATION, dt)))
             << spec_activation_name(simdax_activation_type(t)) << " -inf -> " << yi[1];
     }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDtypes, SpecialValues, testing::ValuesIn(kDtypes),
-                         [](const testing::TestParamInfo<simdax_dtype>& i) { return std::string(dtype_name(i.param)); });
+                         [](const testing::TestParamInfo<simdax_dtype>& i) {
+                             return std::string(dtype_name(i.param));
+                         });
 
 }  // namespace

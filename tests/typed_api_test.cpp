@@ -27,7 +27,8 @@ constexpr double kAtol = 1e-5, kSoftmaxAtol = 1e-6, kRtol = 1e-5;
 void expect_near_reference(const std::vector<float>& got, const std::vector<double>& want, double atol,
                            double rtol = kRtol) {
     ASSERT_EQ(got.size(), want.size());
-    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], atol + rtol * std::fabs(want[i])) << i;
+    for (size_t i = 0; i < got.size(); ++i)
+        EXPECT_NEAR(got[i], want[i], atol + rtol * std::fabs(want[i])) << i;
 }
 
 simdax_buffer_binding whole(const std::vector<float>& v) {
@@ -59,7 +60,8 @@ TEST(TypedApi, LogSoftmaxFromInfoMatchesReference) {
     const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT32, 2, sizes, nullptr};
     const uint32_t axes[1] = {1};
     Created c;
-    create_axes_op<simdax_log_softmax_create_info>(SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO, t, t, axes, &c);
+    create_axes_op<simdax_log_softmax_create_info>(SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO, t, t, axes,
+                                                   &c);
     EXPECT_EQ(simdax_operator_get_type(c.op), SIMDAX_OPERATOR_LOG_SOFTMAX);
     const std::vector<float> x = ramp(300, 0.25f);
     std::vector<float> y(300, -7.0f);
@@ -135,8 +137,8 @@ TEST(TypedApi, BindingsHeaderIsChecked) {
     ASSERT_EQ(simdax_operator_create_from_info(&info.header, &c.op), SIMDAX_OK) << simdax_last_error();
     std::vector<float> x(8, 1.0f), y(8, 9.0f);
     simdax_buffer_binding ops[2] = {whole(x), whole(y)};
-    simdax_operand_bindings b{SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO), 2,
-                              ops};
+    simdax_operand_bindings b{
+        SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO), 2, ops};
     EXPECT_EQ(simdax_operator_execute_bound(c.op, &b, nullptr), SIMDAX_ERROR_INVALID_ARGUMENT);
     b.header = SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS);
     b.header.size = 8;
@@ -226,7 +228,8 @@ TEST(TypedApi, OverlapAndAlignmentRulesApply) {
     const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT32, 1, sizes, nullptr};
     const uint32_t axes[1] = {0};
     Created c;
-    create_axes_op<simdax_log_softmax_create_info>(SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO, t, t, axes, &c);
+    create_axes_op<simdax_log_softmax_create_info>(SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO, t, t, axes,
+                                                   &c);
     std::vector<float> buf(40, 1.0f);
     const simdax_buffer_binding all{buf.data(), 0, buf.size() * sizeof(float)};
     simdax_buffer_binding out = all;

@@ -70,9 +70,9 @@ TEST(Verbose, LevelOneLogsEachCreate) {
     EXPECT_EQ(lines.v[0].first, SIMDAX_LOG_INFO);
     const std::string& line = lines.v[0].second;
     const std::string isa = std::string("isa=") + simdax_isa_name(simdax_operator_isa(op));
-    for (const std::string part : {"create op=LogSoftmax", "dtype=float32", "shape=128x1000", "axes=1",
-                                   isa.c_str(), "form=rows", "groups=128", "group_size=1000",
-                                   "passes=reduce+write", "split=parts:1x1000"})
+    for (const std::string part :
+         {"create op=LogSoftmax", "dtype=float32", "shape=128x1000", "axes=1", isa.c_str(), "form=rows",
+          "groups=128", "group_size=1000", "passes=reduce+write", "split=parts:1x1000"})
         EXPECT_TRUE(has(line, part)) << "'" << part << "' missing from: " << line;
     EXPECT_EQ(line, "create " + describe(op));
     simdax_operator_destroy(op);
@@ -136,12 +136,17 @@ TEST(Describe, FormsPassesSplitsAndParameters) {
     const uint32_t mvn_axes[1] = {2};
     const simdax_mvn_desc mvn{&tc, &ts, nullptr, &tc, 1, mvn_axes, 0, 0.25f, &leaky};
     s = make(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn);
-    EXPECT_TRUE(has(s, "op=MeanVarianceNormalization dtype=float32 shape=4x6x8 axes=2 scale=1x6x1 "
-                       "bias=none normalize_variance=0 epsilon=0.25 epsilon_placement=variance activation=leaky_relu,alpha:0.5")) << s;
+    EXPECT_TRUE(has(s,
+                    "op=MeanVarianceNormalization dtype=float32 shape=4x6x8 axes=2 scale=1x6x1 "
+                    "bias=none normalize_variance=0 epsilon=0.25 epsilon_placement=variance "
+                    "activation=leaky_relu,alpha:0.5"))
+        << s;
     // Element-wise: one pass, no axes.
     const simdax_hard_sigmoid_desc hs{&tc, &tc, 0.25f, 0.5f};
     s = make(SIMDAX_OPERATOR_HARD_SIGMOID, &hs);
-    EXPECT_TRUE(has(s, "op=HardSigmoid dtype=float32 shape=4x6x8 activation=hard_sigmoid,alpha:0.25,beta:0.5")) << s;
+    EXPECT_TRUE(
+        has(s, "op=HardSigmoid dtype=float32 shape=4x6x8 activation=hard_sigmoid,alpha:0.25,beta:0.5"))
+        << s;
     EXPECT_TRUE(has(s, "passes=write")) << s;
     EXPECT_FALSE(has(s, "axes=")) << s;
 }

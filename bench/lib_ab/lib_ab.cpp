@@ -110,8 +110,7 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
     if (argc < 6) {
-        std::fprintf(stderr,
-                     "usage: %s OLD.so NEW.so OP DTYPE SHAPE [AXES] [SCALE_BIAS] [ISA] [SAMPLES]\n",
+        std::fprintf(stderr, "usage: %s OLD.so NEW.so OP DTYPE SHAPE [AXES] [SCALE_BIAS] [ISA] [SAMPLES]\n",
                      argv[0]);
         return 2;
     }
@@ -155,23 +154,39 @@ int main(int argc, char** argv) {
     const simdax_tensor_desc tensor = {dtype, uint32_t(shape.size()), shape.data(), nullptr};
     const simdax_tensor_desc sb = {dtype, uint32_t(sb_shape.size()), sb_shape.data(), nullptr};
     const simdax_axes_op_desc axes_desc = {&tensor, &tensor, uint32_t(axes.size()), axes.data()};
-    const simdax_mvn_desc mvn_desc = {&tensor, scale ? &sb : nullptr, bias ? &sb : nullptr, &tensor,
-                                      uint32_t(axes.size()), axes.data(), 1, 1e-5f, nullptr};
+    const simdax_mvn_desc mvn_desc = {&tensor,
+                                      scale ? &sb : nullptr,
+                                      bias ? &sb : nullptr,
+                                      &tensor,
+                                      uint32_t(axes.size()),
+                                      axes.data(),
+                                      1,
+                                      1e-5f,
+                                      nullptr};
     const simdax_hard_sigmoid_desc hs_desc = {&tensor, &tensor, 0.2f, 0.5f};
-    const simdax_activation_op_desc relu_desc = {&tensor, &tensor, {SIMDAX_ACTIVATION_RELU, 0.0f, 0.0f, 0.0f}};
+    const simdax_activation_op_desc relu_desc = {
+        &tensor, &tensor, {SIMDAX_ACTIVATION_RELU, 0.0f, 0.0f, 0.0f}};
     simdax_operator_desc desc;
-    if (op == "log_softmax") desc = {SIMDAX_OPERATOR_LOG_SOFTMAX, &axes_desc};
-    else if (op == "softmax") desc = {SIMDAX_OPERATOR_SOFTMAX, &axes_desc};
-    else if (op == "hardmax") desc = {SIMDAX_OPERATOR_HARDMAX, &axes_desc};
-    else if (op == "mvn") desc = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc};
-    else if (op == "hard_sigmoid") desc = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs_desc};
-    else if (op == "relu") desc = {SIMDAX_OPERATOR_ACTIVATION, &relu_desc};
-    else Library::fail("unknown OP");
+    if (op == "log_softmax")
+        desc = {SIMDAX_OPERATOR_LOG_SOFTMAX, &axes_desc};
+    else if (op == "softmax")
+        desc = {SIMDAX_OPERATOR_SOFTMAX, &axes_desc};
+    else if (op == "hardmax")
+        desc = {SIMDAX_OPERATOR_HARDMAX, &axes_desc};
+    else if (op == "mvn")
+        desc = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc};
+    else if (op == "hard_sigmoid")
+        desc = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs_desc};
+    else if (op == "relu")
+        desc = {SIMDAX_OPERATOR_ACTIVATION, &relu_desc};
+    else
+        Library::fail("unknown OP");
 
     simdax_operator* ops[2] = {nullptr, nullptr};
     Library* libs[2] = {&old_lib, &new_lib};
     for (int k = 0; k < 2; ++k) {
-        if (libs[k]->set_max_isa(simdax_isa(isa)) != SIMDAX_OK || libs[k]->create(&desc, &ops[k]) != SIMDAX_OK)
+        if (libs[k]->set_max_isa(simdax_isa(isa)) != SIMDAX_OK ||
+            libs[k]->create(&desc, &ops[k]) != SIMDAX_OK)
             Library::fail(libs[k]->last_error());
     }
     const simdax_bindings bindings = {x, scale, bias, y};
@@ -195,9 +210,10 @@ int main(int argc, char** argv) {
         t[1].push_back(pair[1]);
         ratio.push_back(pair[1] / pair[0]);
     }
-    std::printf("%s %s %s axes=%s %s: old %.4g us, new %.4g us (medians of %d); new/old %.3f (median of pairs)\n",
-                op.c_str(), dtype_name.c_str(), argv[5], argc > 6 ? argv[6] : "-", isa_name.c_str(),
-                median(t[0]), median(t[1]), samples, median(ratio));
+    std::printf(
+        "%s %s %s axes=%s %s: old %.4g us, new %.4g us (medians of %d); new/old %.3f (median of pairs)\n",
+        op.c_str(), dtype_name.c_str(), argv[5], argc > 6 ? argv[6] : "-", isa_name.c_str(), median(t[0]),
+        median(t[1]), samples, median(ratio));
     for (int k = 0; k < 2; ++k) libs[k]->destroy(ops[k]);
     return 0;
 }

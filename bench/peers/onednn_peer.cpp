@@ -131,16 +131,15 @@ std::vector<std::string> variants(const peers::Workload& w) {
     return {"native"};
 }
 
-void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, dt type,
-                const memory& src, const memory& dst, const std::string& variant) {
+void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, dt type, const memory& src,
+                const memory& dst, const std::string& variant) {
     const memory::dims dims(w.shape.begin(), w.shape.end());
     const int rank = int(dims.size());
     const memory::desc md = plain(dims, type);
     const auto fwd = dnnl::prop_kind::forward_inference;
 
     if (w.op == "log_softmax" || w.op == "softmax") {
-        const auto alg = w.op == "softmax" ? dnnl::algorithm::softmax_accurate
-                                           : dnnl::algorithm::softmax_log;
+        const auto alg = w.op == "softmax" ? dnnl::algorithm::softmax_accurate : dnnl::algorithm::softmax_log;
         p.impl = w.op == "softmax" ? "softmax accurate" : "softmax log";
         if (variant == "native") {
             dnnl::softmax_forward::primitive_desc pd(p.eng, fwd, alg, md, md, w.axes[0]);
@@ -158,8 +157,7 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
         for (int i = rank - 1; i >= 0; --i) strides[order[i]] = step, step *= dims[order[i]];
         const memory::desc permuted(dims, type, strides);
         memory::dim groups = 1, group = 1;
-        for (int i = 0; i < rank; ++i)
-            (i < rank - int(w.axes.size()) ? groups : group) *= dims[order[i]];
+        for (int i = 0; i < rank; ++i) (i < rank - int(w.axes.size()) ? groups : group) *= dims[order[i]];
         const memory::desc flat = plain({groups, group}, type);
         memory tmp_in(permuted, p.eng), tmp_out(permuted, p.eng);
         memory flat_in(flat, p.eng, tmp_in.get_data_handle());
@@ -169,8 +167,9 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
         p.add(pd, dnnl::softmax_forward(pd), {{DNNL_ARG_SRC, flat_in}, {DNNL_ARG_DST, flat_out}});
         p.add_reorder(tmp_out, dst);
         p.impl = "reorder+" + p.impl + "+reorder";
-        p.note = "emulated: reorder to [kept, reduced] (a permute), softmax over the "
-                 "flattened reduced axes, reorder back";
+        p.note =
+            "emulated: reorder to [kept, reduced] (a permute), softmax over the "
+            "flattened reduced axes, reorder back";
         return;
     }
 
@@ -179,12 +178,10 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
         for (int a : w.axes) rdims[a] = 1;
         const memory::desc rmd = plain(rdims, type);
         memory mx(rmd, p.eng);
-        dnnl::reduction::primitive_desc rpd(p.eng, dnnl::algorithm::reduction_max, md, rmd, 0.f,
-                                            0.f);
+        dnnl::reduction::primitive_desc rpd(p.eng, dnnl::algorithm::reduction_max, md, rmd, 0.f, 0.f);
         dnnl::binary::primitive_desc bpd(p.eng, dnnl::algorithm::binary_eq, md, rmd, md);
         p.add(rpd, dnnl::reduction(rpd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, mx}});
-        p.add(bpd, dnnl::binary(bpd),
-              {{DNNL_ARG_SRC_0, src}, {DNNL_ARG_SRC_1, mx}, {DNNL_ARG_DST, dst}});
+        p.add(bpd, dnnl::binary(bpd), {{DNNL_ARG_SRC_0, src}, {DNNL_ARG_SRC_1, mx}, {DNNL_ARG_DST, dst}});
         p.impl = "reduction_max + binary_eq";
         p.note = "emulated: reduction_max + binary_eq (ties give several 1s)";
         return;
@@ -207,9 +204,9 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
             if (a != 1) all_but_1.push_back(a);
             if (a >= 2) from_2.push_back(a);
         }
-        const auto flags_sb = sb ? (dnnl::normalization_flags::use_scale |
-                                    dnnl::normalization_flags::use_shift)
-                                 : dnnl::normalization_flags::none;
+        const auto flags_sb =
+            sb ? (dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift)
+               : dnnl::normalization_flags::none;
         auto add_sb_memories = [&](std::unordered_map<int, memory>& args, memory::dim n) {
             if (!sb) return;
             p.keep.push_back(scale);
@@ -226,19 +223,17 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
             memory::dim groups = 1, group = 1;
             for (int i = 0; i < rank; ++i) (i < rank - int(axes.size()) ? groups : group) *= dims[i];
             const memory::desc flat = plain({groups, group}, type);
-            dnnl::layer_normalization_forward::primitive_desc pd(p.eng, fwd, flat, flat,
-                                                                 float(1e-5), flags_sb);
-            std::unordered_map<int, memory> args{
-                {DNNL_ARG_SRC, memory(flat, p.eng, src.get_data_handle())},
-                {DNNL_ARG_DST, memory(flat, p.eng, dst.get_data_handle())}};
+            dnnl::layer_normalization_forward::primitive_desc pd(p.eng, fwd, flat, flat, float(1e-5),
+                                                                 flags_sb);
+            std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(flat, p.eng, src.get_data_handle())},
+                                                 {DNNL_ARG_DST, memory(flat, p.eng, dst.get_data_handle())}};
             add_sb_memories(args, group);
             p.add(pd, dnnl::layer_normalization_forward(pd), args);
             p.impl = "layer_normalization";
             return;
         }
         if (rank >= 3 && axes == all_but_1 && (!sb || sb_dims_are({1}))) {
-            dnnl::batch_normalization_forward::primitive_desc pd(p.eng, fwd, md, md, float(1e-5),
-                                                                 flags_sb);
+            dnnl::batch_normalization_forward::primitive_desc pd(p.eng, fwd, md, md, float(1e-5), flags_sb);
             std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
             add_sb_memories(args, dims[1]);
             p.add(pd, dnnl::batch_normalization_forward(pd), args);
@@ -250,11 +245,9 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
             view[1] *= view[0];
             view[0] = 1;
             const memory::desc vmd = plain(view, type);
-            dnnl::batch_normalization_forward::primitive_desc pd(p.eng, fwd, vmd, vmd, float(1e-5),
-                                                                 flags_sb);
-            std::unordered_map<int, memory> args{
-                {DNNL_ARG_SRC, memory(vmd, p.eng, src.get_data_handle())},
-                {DNNL_ARG_DST, memory(vmd, p.eng, dst.get_data_handle())}};
+            dnnl::batch_normalization_forward::primitive_desc pd(p.eng, fwd, vmd, vmd, float(1e-5), flags_sb);
+            std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(vmd, p.eng, src.get_data_handle())},
+                                                 {DNNL_ARG_DST, memory(vmd, p.eng, dst.get_data_handle())}};
             if (sb) {
                 std::vector<float> s2, b2;
                 for (int64_t n = 0; n < dims[0]; ++n) {
@@ -273,10 +266,10 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
     }
 
     if (w.op == "hard_sigmoid") {
-        dnnl::eltwise_forward::primitive_desc lin(p.eng, fwd, dnnl::algorithm::eltwise_linear, md,
-                                                  md, 0.2f, 0.5f);
-        dnnl::eltwise_forward::primitive_desc clip(p.eng, fwd, dnnl::algorithm::eltwise_clip, md,
-                                                   md, 0.f, 1.f);
+        dnnl::eltwise_forward::primitive_desc lin(p.eng, fwd, dnnl::algorithm::eltwise_linear, md, md, 0.2f,
+                                                  0.5f);
+        dnnl::eltwise_forward::primitive_desc clip(p.eng, fwd, dnnl::algorithm::eltwise_clip, md, md, 0.f,
+                                                   1.f);
         p.add(lin, dnnl::eltwise_forward(lin), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
         p.add(clip, dnnl::eltwise_forward(clip), {{DNNL_ARG_SRC, dst}, {DNNL_ARG_DST, dst}});
         p.impl = "eltwise_linear + eltwise_clip in place";
@@ -287,8 +280,7 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
 
 std::string version_string() {
     const dnnl_version_t* v = dnnl_version();
-    return std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
-           std::to_string(v->patch);
+    return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
 }
 
 // upcast: the workload computed in f32 between two oneDNN reorders (from and
@@ -310,8 +302,7 @@ std::unique_ptr<Pipeline> build(const peers::Workload& w, const peers::Inputs& i
         build_core(*p, w, in, dt::f32, tmp_in, tmp_out, variant);
         p->add_reorder(tmp_out, dst);
         p->impl = "reorder to f32+" + p->impl + "+reorder back";
-        p->note = "emulated: f32 upcast through oneDNN reorders" +
-                  (p->note.empty() ? "" : "; " + p->note);
+        p->note = "emulated: f32 upcast through oneDNN reorders" + (p->note.empty() ? "" : "; " + p->note);
         return p;
     } catch (const dnnl::error& e) {
         if (type == dt::f32 || upcast) throw Unsupported(std::string("oneDNN: ") + e.what());
@@ -323,13 +314,14 @@ std::unique_ptr<Pipeline> build(const peers::Workload& w, const peers::Inputs& i
 }  // namespace
 
 int main(int argc, char** argv) {
-    const peers::Args args = peers::parse_args(
-        argc, argv, "onednn_peer WORKLOADS DATA_DIR OUT_DIR THREADS [--only ID,...]");
+    const peers::Args args =
+        peers::parse_args(argc, argv, "onednn_peer WORKLOADS DATA_DIR OUT_DIR THREADS [--only ID,...]");
     cpu_set_t cpus;
     sched_getaffinity(0, sizeof cpus, &cpus);
     if (args.threads.size() != 1 || args.threads[0] != CPU_COUNT(&cpus)) {
-        std::fprintf(stderr, "onednn_peer: run with one thread count, under taskset with as "
-                             "many CPUs\n");
+        std::fprintf(stderr,
+                     "onednn_peer: run with one thread count, under taskset with as "
+                     "many CPUs\n");
         return 2;
     }
     const std::string version = version_string();
@@ -344,13 +336,12 @@ int main(int argc, char** argv) {
             for (const std::string& variant : variants(w)) {
                 for (const bool upcast : {false, true}) {
                     if (upcast && w.dtype == "f32") continue;
-                    peers::time_candidate(
-                        results, args, "onednn", w, threads, memcpy_ns, out,
-                        w.op + " " + variant + (upcast ? " f32 upcast" : ""), [&] {
-                            std::shared_ptr<Pipeline> p =
-                                build(w, in, out.data(), variant, upcast);
-                            return peers::Candidate{p->name(), p->note, [p] { p->run(); }};
-                        });
+                    peers::time_candidate(results, args, "onednn", w, threads, memcpy_ns, out,
+                                          w.op + " " + variant + (upcast ? " f32 upcast" : ""), [&] {
+                                              std::shared_ptr<Pipeline> p =
+                                                  build(w, in, out.data(), variant, upcast);
+                                              return peers::Candidate{p->name(), p->note, [p] { p->run(); }};
+                                          });
                 }
             }
         }

@@ -193,16 +193,17 @@ inline std::string json_escape(const std::string& s) {
 class ResultWriter {
 public:
     // append: a driver run once per thread count adds to one file.
-    ResultWriter(const std::string& path, std::string peer, std::string version,
-                 bool append = false)
-        : f_(std::fopen(path.c_str(), append ? "a" : "w")), peer_(std::move(peer)), version_(std::move(version)) {
+    ResultWriter(const std::string& path, std::string peer, std::string version, bool append = false)
+        : f_(std::fopen(path.c_str(), append ? "a" : "w")),
+          peer_(std::move(peer)),
+          version_(std::move(version)) {
         if (!f_) throw std::runtime_error("cannot write " + path);
     }
     ~ResultWriter() { std::fclose(f_); }
 
     void write(const Workload& w, int threads, const std::string& impl, const std::string& note,
-               const std::string& status, double time_ns, double memcpy_ns,
-               const std::string& out, const std::string& reason = "") {
+               const std::string& status, double time_ns, double memcpy_ns, const std::string& out,
+               const std::string& reason = "") {
         auto num = [](double v) {
             if (!(v >= 0)) return std::string("null");
             char b[64];
@@ -216,10 +217,10 @@ public:
                      "{\"peer\": \"%s\", \"version\": \"%s\", \"id\": \"%s\", \"threads\": %d, "
                      "\"impl\": \"%s\", \"note\": \"%s\", \"status\": \"%s\", \"reason\": \"%s\", "
                      "\"time_ns\": %s, \"memcpy_ns\": %s, \"out\": %s}\n",
-                     json_escape(peer_).c_str(), json_escape(version_).c_str(), w.id.c_str(),
-                     threads, json_escape(impl).c_str(), json_escape(note).c_str(),
-                     status.c_str(), json_escape(reason).c_str(), num(time_ns).c_str(),
-                     num(memcpy_ns).c_str(), str(out).c_str());
+                     json_escape(peer_).c_str(), json_escape(version_).c_str(), w.id.c_str(), threads,
+                     json_escape(impl).c_str(), json_escape(note).c_str(), status.c_str(),
+                     json_escape(reason).c_str(), num(time_ns).c_str(), num(memcpy_ns).c_str(),
+                     str(out).c_str());
         std::fflush(f_);
     }
 
@@ -303,8 +304,8 @@ inline void time_candidate(ResultWriter& results, const Args& args, const std::s
         const std::string name = out_name(peer, w, threads, impl);
         write_file(args.out_dir + "/" + name, out.data(), w.bytes());
         results.write(w, threads, impl, note, "ok", t, memcpy_ns, name);
-        std::fprintf(stderr, "  %-4s %dT %10.1f us (memcpy %.1f us) %s\n", w.id.c_str(), threads,
-                     t / 1e3, memcpy_ns / 1e3, impl.c_str());
+        std::fprintf(stderr, "  %-4s %dT %10.1f us (memcpy %.1f us) %s\n", w.id.c_str(), threads, t / 1e3,
+                     memcpy_ns / 1e3, impl.c_str());
     } catch (const Unsupported& e) {
         results.write(w, threads, impl, note, "unsupported", -1, memcpy_ns, "", e.what());
         std::fprintf(stderr, "  %-4s %dT unsupported: %s\n", w.id.c_str(), threads, e.what());

@@ -36,17 +36,29 @@ simdax_operator* create(const peers::Workload& w) {
     simdax_tensor_desc sb{dt, uint32_t(w.sb_shape.size()), w.sb_shape.data(), nullptr};
     std::vector<uint32_t> axes(w.axes.begin(), w.axes.end());
     simdax_axes_op_desc ax{&t, &t, uint32_t(axes.size()), axes.data()};
-    simdax_mvn_desc mvn{&t, w.sb_shape.empty() ? nullptr : &sb,
-                        w.sb_shape.empty() ? nullptr : &sb, &t, uint32_t(axes.size()),
-                        axes.data(), 1, 1e-5f, nullptr};
+    simdax_mvn_desc mvn{&t,
+                        w.sb_shape.empty() ? nullptr : &sb,
+                        w.sb_shape.empty() ? nullptr : &sb,
+                        &t,
+                        uint32_t(axes.size()),
+                        axes.data(),
+                        1,
+                        1e-5f,
+                        nullptr};
     simdax_hard_sigmoid_desc hs{&t, &t, 0.2f, 0.5f};
     simdax_operator_desc od{};
-    if (w.op == "log_softmax") od = {SIMDAX_OPERATOR_LOG_SOFTMAX, &ax};
-    else if (w.op == "softmax") od = {SIMDAX_OPERATOR_SOFTMAX, &ax};
-    else if (w.op == "hardmax") od = {SIMDAX_OPERATOR_HARDMAX, &ax};
-    else if (w.op == "mvn") od = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn};
-    else if (w.op == "hard_sigmoid") od = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs};
-    else throw std::runtime_error("unknown op " + w.op);
+    if (w.op == "log_softmax")
+        od = {SIMDAX_OPERATOR_LOG_SOFTMAX, &ax};
+    else if (w.op == "softmax")
+        od = {SIMDAX_OPERATOR_SOFTMAX, &ax};
+    else if (w.op == "hardmax")
+        od = {SIMDAX_OPERATOR_HARDMAX, &ax};
+    else if (w.op == "mvn")
+        od = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn};
+    else if (w.op == "hard_sigmoid")
+        od = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs};
+    else
+        throw std::runtime_error("unknown op " + w.op);
     simdax_operator* op = nullptr;
     check(simdax_operator_create(&od, &op), "simdax_operator_create");
     return op;
@@ -82,8 +94,8 @@ private:
 }  // namespace
 
 int main(int argc, char** argv) {
-    const peers::Args args = peers::parse_args(
-        argc, argv, "simdax_peer WORKLOADS DATA_DIR OUT_DIR [THREADS...] [--only ID,...]");
+    const peers::Args args =
+        peers::parse_args(argc, argv, "simdax_peer WORKLOADS DATA_DIR OUT_DIR [THREADS...] [--only ID,...]");
     const std::string isa = simdax_isa_name(simdax_active_isa());
     mkdir((args.out_dir + "/simdax").c_str(), 0755);
     peers::ResultWriter results(args.out_dir + "/simdax.jsonl", "simdax",
@@ -93,14 +105,11 @@ int main(int argc, char** argv) {
     peers::for_each_workload(args, [&](const peers::Workload& w, const peers::Inputs& in, double memcpy_ns) {
         const peers::Buffer out(w.bytes());
         for (int threads : args.threads) {
-            peers::time_candidate(results, args, "simdax", w, threads, memcpy_ns, out,
-                                  "simdax " + isa, [&] {
-                                      auto run = std::make_shared<Run>(w, threads);
-                                      const simdax_bindings b{in.in.data(), in.scale.data(),
-                                                              in.bias.data(), out.data()};
-                                      return peers::Candidate{"simdax " + isa, "",
-                                                              [run, b] { run->execute(b); }};
-                                  });
+            peers::time_candidate(results, args, "simdax", w, threads, memcpy_ns, out, "simdax " + isa, [&] {
+                auto run = std::make_shared<Run>(w, threads);
+                const simdax_bindings b{in.in.data(), in.scale.data(), in.bias.data(), out.data()};
+                return peers::Candidate{"simdax " + isa, "", [run, b] { run->execute(b); }};
+            });
         }
     });
     return 0;

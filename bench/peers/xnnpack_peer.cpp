@@ -91,8 +91,7 @@ struct Scalar {
 // HardSigmoid's constants in the workload's dtype.
 struct Constants {
     Scalar alpha, beta, beta_over_alpha;
-    explicit Constants(bool half)
-        : alpha(0.2f, half), beta(0.5f, half), beta_over_alpha(2.5f, half) {}
+    explicit Constants(bool half) : alpha(0.2f, half), beta(0.5f, half), beta_over_alpha(2.5f, half) {}
 };
 
 // One elementwise pass: x (+ or *) a broadcast scalar, output clamped.
@@ -103,8 +102,7 @@ struct BinaryStep {
 };
 
 Op binary_op(const BinaryStep& s, bool half, size_t n, const void* x, void* y, pthreadpool_t pool) {
-    const std::string name =
-        std::string(s.add ? "add_nd_" : "multiply_nd_") + (half ? "f16" : "f32");
+    const std::string name = std::string(s.add ? "add_nd_" : "multiply_nd_") + (half ? "f16" : "f32");
     xnn_operator_t op = nullptr;
     if (half)
         check(s.add ? xnn_create_add_nd_f16(s.lo, s.hi, 0, &op)
@@ -123,8 +121,8 @@ Op binary_op(const BinaryStep& s, bool half, size_t n, const void* x, void* y, p
               "setup " + name);
     else
         check((s.add ? xnn_setup_add_nd_f32 : xnn_setup_multiply_nd_f32)(
-                  op, 1, shape, 1, one, static_cast<const float*>(x),
-                  static_cast<const float*>(c), static_cast<float*>(y), pool),
+                  op, 1, shape, 1, one, static_cast<const float*>(x), static_cast<const float*>(c),
+                  static_cast<float*>(y), pool),
               "setup " + name);
     return owned;
 }
@@ -135,8 +133,8 @@ std::vector<std::string> variants(const peers::Workload& w) {
     return {"native"};
 }
 
-std::unique_ptr<Plan> build(const peers::Workload& w, const std::string& variant, const void* in,
-                            void* out, const Constants& k, pthreadpool_t pool) {
+std::unique_ptr<Plan> build(const peers::Workload& w, const std::string& variant, const void* in, void* out,
+                            const Constants& k, pthreadpool_t pool) {
     auto p = std::make_unique<Plan>();
     const int rank = int(w.shape.size());
     if (w.dtype == "bf16") throw Unsupported("no bfloat16 operator in this XNNPACK");
@@ -149,8 +147,8 @@ std::unique_ptr<Plan> build(const peers::Workload& w, const std::string& variant
         xnn_operator_t op = nullptr;
         check(xnn_create_softmax_nc_f32(channels, channels, channels, 0, &op), "create softmax");
         p->ops.emplace_back(op);
-        check(xnn_setup_softmax_nc_f32(op, batch, static_cast<const float*>(in),
-                                       static_cast<float*>(out), pool),
+        check(xnn_setup_softmax_nc_f32(op, batch, static_cast<const float*>(in), static_cast<float*>(out),
+                                       pool),
               "setup softmax");
         p->impl = "softmax_nc_f32";
         return p;
@@ -162,8 +160,7 @@ std::unique_ptr<Plan> build(const peers::Workload& w, const std::string& variant
         const bool half = w.dtype == "f16", add_first = variant == "add_mul";
         const float inf = std::numeric_limits<float>::infinity();
         const BinaryStep mul_add[2] = {{false, &k.alpha, -inf, inf}, {true, &k.beta, 0.f, 1.f}};
-        const BinaryStep add_mul[2] = {{true, &k.beta_over_alpha, -inf, inf},
-                                       {false, &k.alpha, 0.f, 1.f}};
+        const BinaryStep add_mul[2] = {{true, &k.beta_over_alpha, -inf, inf}, {false, &k.alpha, 0.f, 1.f}};
         const void* src = in;
         for (const BinaryStep& step : add_first ? add_mul : mul_add) {
             p->ops.push_back(binary_op(step, half, size_t(w.count()), src, out, pool));
@@ -172,12 +169,14 @@ std::unique_ptr<Plan> build(const peers::Workload& w, const std::string& variant
         const std::string t = half ? "f16" : "f32";
         if (add_first) {
             p->impl = "add_nd_" + t + " + multiply_nd_" + t + " clamp [0,1] in place";
-            p->note = "composite: x + beta/alpha (add_nd), then *alpha with the multiply's "
-                      "output clamp [0,1], in place: two passes";
+            p->note =
+                "composite: x + beta/alpha (add_nd), then *alpha with the multiply's "
+                "output clamp [0,1], in place: two passes";
         } else {
             p->impl = "multiply_nd_" + t + " + add_nd_" + t + " clamp [0,1] in place";
-            p->note = "composite: x*alpha (multiply_nd), then +beta with the add's output "
-                      "clamp [0,1], in place: two passes";
+            p->note =
+                "composite: x*alpha (multiply_nd), then +beta with the add's output "
+                "clamp [0,1], in place: two passes";
         }
         if (half) p->note += "; the constants are f16 scalars (alpha 0.19995)";
         return p;
@@ -192,8 +191,8 @@ std::unique_ptr<Plan> build(const peers::Workload& w, const std::string& variant
 }  // namespace
 
 int main(int argc, char** argv) {
-    const peers::Args args = peers::parse_args(
-        argc, argv, "xnnpack_peer WORKLOADS DATA_DIR OUT_DIR [THREADS...] [--only ID,...]");
+    const peers::Args args =
+        peers::parse_args(argc, argv, "xnnpack_peer WORKLOADS DATA_DIR OUT_DIR [THREADS...] [--only ID,...]");
     const char* deb = std::getenv("PEERS_XNNPACK_DEB");
     const std::string version = deb && *deb ? std::string("(Debian ") + deb + ")" : "";
     mkdir((args.out_dir + "/xnnpack").c_str(), 0755);
@@ -209,8 +208,7 @@ int main(int argc, char** argv) {
             pthreadpool_t pool = threads > 1 ? pthreadpool_create(size_t(threads)) : nullptr;
             for (const std::string& variant : variants(w)) {
                 peers::time_candidate(
-                    results, args, "xnnpack", w, threads, memcpy_ns, out, w.op + " " + variant,
-                    [&] {
+                    results, args, "xnnpack", w, threads, memcpy_ns, out, w.op + " " + variant, [&] {
                         std::shared_ptr<Plan> p = build(w, variant, x.data(), out.data(), k, pool);
                         return peers::Candidate{p->impl, p->note, [p, pool] { p->run(pool); }};
                     });

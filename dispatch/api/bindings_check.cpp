@@ -85,10 +85,11 @@ void warn_ignored(const char* where, int o) {
 }
 
 __attribute__((noinline, cold)) simdax_status check_in_full(const Plan& p, const BoundOperands& b,
-                                                             const char* where) {
+                                                            const char* where) {
     for (int o = 0; o < kOperands; ++o) {
         if (!p.has_operand[o] || b.at[o]) continue;
-        if (o == kX || o == kY) return fail(SIMDAX_ERROR_NULL_POINTER, "%s%s: is NULL", where, kOperandNames[o]);
+        if (o == kX || o == kY)
+            return fail(SIMDAX_ERROR_NULL_POINTER, "%s%s: is NULL", where, kOperandNames[o]);
         return fail(SIMDAX_ERROR_NULL_POINTER, "%s%s: is NULL but the operator was created with a %s", where,
                     kOperandNames[o], kOperandNames[o]);
     }

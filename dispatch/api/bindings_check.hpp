@@ -7,10 +7,10 @@ namespace simdax {
 
 // The buffers of one execution by operand, with their stated lengths.
 struct BoundOperands {
-    const void* at[kOperands];      // element (0, ..., 0); nullptr: not bound
-    bool sized[kOperands];          // a length was stated ...
-    uint64_t before[kOperands];     // ... bytes of the buffer before at[o]
-    uint64_t after[kOperands];      // ... and from at[o] on
+    const void* at[kOperands];   // element (0, ..., 0); nullptr: not bound
+    bool sized[kOperands];       // a length was stated ...
+    uint64_t before[kOperands];  // ... bytes of the buffer before at[o]
+    uint64_t after[kOperands];   // ... and from at[o] on
 };
 
 // From the bindings of simdax_operator_execute (no lengths).

@@ -40,15 +40,16 @@ simdax_status execute(const simdax_operator* op, const BoundOperands& b, const s
                       const char* where) {
     const simdax_status s = check_bindings(op->plan, b, where);
     if (s != SIMDAX_OK) return s;
-    if (par && !par->parallel_for)
-        return fail(SIMDAX_ERROR_NULL_POINTER, "parallel.parallel_for: is NULL");
+    if (par && !par->parallel_for) return fail(SIMDAX_ERROR_NULL_POINTER, "parallel.parallel_for: is NULL");
     if (par && par->thread_count == 0)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "parallel.thread_count: 0 must be >= 1");
     // Inputs are only read (Buffers: outputs alone are written through).
     Buffers buffers;
     for (int o = 0; o < kOperands; ++o) buffers.at[o] = static_cast<char*>(const_cast<void*>(b.at[o]));
-    if (verbose_level() >= 2 && log_enabled()) execute_logged(op, buffers, par);
-    else op->plan.def->execute(op->plan, buffers, par);
+    if (verbose_level() >= 2 && log_enabled())
+        execute_logged(op, buffers, par);
+    else
+        op->plan.def->execute(op->plan, buffers, par);
     return ok();
 }
 
@@ -68,8 +69,8 @@ simdax_status bind_operands(const simdax_operand_bindings* b, BoundOperands* out
                     int(b->header.type));
     if (b->header.size < sizeof(simdax_operand_bindings))
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
-                    "bindings.header.size: %u is smaller than simdax_operand_bindings (%zu)",
-                    b->header.size, sizeof(simdax_operand_bindings));
+                    "bindings.header.size: %u is smaller than simdax_operand_bindings (%zu)", b->header.size,
+                    sizeof(simdax_operand_bindings));
     if (b->count && !b->operands)
         return fail(SIMDAX_ERROR_NULL_POINTER, "bindings.operands: is NULL with count %u", b->count);
     *out = BoundOperands{};
@@ -131,7 +132,6 @@ simdax_status validate_and_create(simdax_status (*validate_desc)(const Desc*, Pr
     return create(p, op);
 }
 
-
 }  // namespace
 
 simdax_status one_shot(simdax_operator_type type, const void* desc, const simdax_bindings& b) {
@@ -167,8 +167,7 @@ simdax_status simdax_operator_create_from_info(const simdax_structure_header* in
     return simdax::validate_and_create(simdax::validate_info, info, op);
 }
 
-simdax_status simdax_operator_execute_parallel(const simdax_operator* op,
-                                               const simdax_bindings* b,
+simdax_status simdax_operator_execute_parallel(const simdax_operator* op, const simdax_bindings* b,
                                                const simdax_parallel* par) {
     return simdax::execute(op, b, par, "bindings.");
 }
@@ -204,12 +203,9 @@ simdax_operator_type simdax_operator_get_type(const simdax_operator* op) {
     return op ? op->plan.type : simdax_operator_type(0);
 }
 
-simdax_isa simdax_operator_isa(const simdax_operator* op) {
-    return op ? op->plan.isa : SIMDAX_ISA_SCALAR;
-}
+simdax_isa simdax_operator_isa(const simdax_operator* op) { return op ? op->plan.isa : SIMDAX_ISA_SCALAR; }
 
-simdax_status simdax_log_softmax(const simdax_log_softmax_desc* desc, const void* input,
-                                 void* output) {
+simdax_status simdax_log_softmax(const simdax_log_softmax_desc* desc, const void* input, void* output) {
     return simdax::one_shot(SIMDAX_OPERATOR_LOG_SOFTMAX, desc, {input, nullptr, nullptr, output});
 }
 simdax_status simdax_softmax(const simdax_softmax_desc* desc, const void* input, void* output) {
@@ -219,23 +215,18 @@ simdax_status simdax_hardmax(const simdax_hardmax_desc* desc, const void* input,
     return simdax::one_shot(SIMDAX_OPERATOR_HARDMAX, desc, {input, nullptr, nullptr, output});
 }
 simdax_status simdax_mean_variance_normalization(const simdax_mvn_desc* desc, const void* input,
-                                                 const void* scale, const void* bias,
-                                                 void* output) {
-    return simdax::one_shot(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, desc,
-                            {input, scale, bias, output});
+                                                 const void* scale, const void* bias, void* output) {
+    return simdax::one_shot(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, desc, {input, scale, bias, output});
 }
-simdax_status simdax_mean_variance_normalization_ex(const simdax_mvn_ex_desc* desc,
-                                                    const void* input, const void* scale,
-                                                    const void* bias, void* output) {
+simdax_status simdax_mean_variance_normalization_ex(const simdax_mvn_ex_desc* desc, const void* input,
+                                                    const void* scale, const void* bias, void* output) {
     return simdax::one_shot(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, desc,
                             {input, scale, bias, output});
 }
-simdax_status simdax_hard_sigmoid(const simdax_hard_sigmoid_desc* desc, const void* input,
-                                  void* output) {
+simdax_status simdax_hard_sigmoid(const simdax_hard_sigmoid_desc* desc, const void* input, void* output) {
     return simdax::one_shot(SIMDAX_OPERATOR_HARD_SIGMOID, desc, {input, nullptr, nullptr, output});
 }
-simdax_status simdax_activation(const simdax_activation_op_desc* desc, const void* input,
-                                void* output) {
+simdax_status simdax_activation(const simdax_activation_op_desc* desc, const void* input, void* output) {
     return simdax::one_shot(SIMDAX_OPERATOR_ACTIVATION, desc, {input, nullptr, nullptr, output});
 }
 

@@ -6,8 +6,7 @@
 namespace simdax {
 
 // Records a printf-style message for this thread and returns the status.
-simdax_status fail(simdax_status status, const char* fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+simdax_status fail(simdax_status status, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 // This thread's message (error.cpp).
 extern thread_local char g_last_error[512];
 

@@ -11,8 +11,7 @@ simdax_status simdax_onnx_softmax_axes(int64_t opset, uint32_t rank, int has_axi
     if (!axes) return fail(SIMDAX_ERROR_NULL_POINTER, "axes: is NULL");
     if (!axis_count) return fail(SIMDAX_ERROR_NULL_POINTER, "axis_count: is NULL");
     if (rank < 1 || rank > SIMDAX_MAX_RANK)
-        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "rank: %u is outside 1..%d", rank,
-                    SIMDAX_MAX_RANK);
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "rank: %u is outside 1..%d", rank, SIMDAX_MAX_RANK);
     if (opset < 1) return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "opset: %lld < 1", (long long)opset);
     const bool coerce = opset < 13;
     if (!has_axis) axis = coerce ? 1 : -1;
@@ -23,8 +22,8 @@ simdax_status simdax_onnx_softmax_axes(int64_t opset, uint32_t rank, int has_axi
                     "rank %u",
                     (long long)opset, (long long)axis, (long long)-r, (long long)(r - 1), rank);
     if (axis < -r || axis >= r)
-        return fail(SIMDAX_ERROR_INVALID_AXES, "axis: %lld is outside [%lld, %lld]",
-                    (long long)axis, (long long)-r, (long long)(r - 1));
+        return fail(SIMDAX_ERROR_INVALID_AXES, "axis: %lld is outside [%lld, %lld]", (long long)axis,
+                    (long long)-r, (long long)(r - 1));
     if (axis < 0) axis += r;
     uint32_t n = 0;
     for (int64_t a = axis; a < (coerce ? r : axis + 1); ++a) axes[n++] = uint32_t(a);
@@ -32,16 +31,14 @@ simdax_status simdax_onnx_softmax_axes(int64_t opset, uint32_t rank, int has_axi
     return ok();
 }
 
-simdax_status simdax_onnx_mvn_axes(uint32_t rank, const int64_t* onnx_axes,
-                                   uint32_t onnx_axis_count, uint32_t* axes,
-                                   uint32_t* axis_count, float* epsilon) {
+simdax_status simdax_onnx_mvn_axes(uint32_t rank, const int64_t* onnx_axes, uint32_t onnx_axis_count,
+                                   uint32_t* axes, uint32_t* axis_count, float* epsilon) {
     using namespace simdax;
     if (!axes) return fail(SIMDAX_ERROR_NULL_POINTER, "axes: is NULL");
     if (!axis_count) return fail(SIMDAX_ERROR_NULL_POINTER, "axis_count: is NULL");
     if (!epsilon) return fail(SIMDAX_ERROR_NULL_POINTER, "epsilon: is NULL");
     if (rank < 1 || rank > SIMDAX_MAX_RANK)
-        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "rank: %u is outside 1..%d", rank,
-                    SIMDAX_MAX_RANK);
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "rank: %u is outside 1..%d", rank, SIMDAX_MAX_RANK);
     static const int64_t kDefault[3] = {0, 2, 3};
     if (!onnx_axes) {
         // The default names axis 3: an input of rank < 4 needs explicit axes.
@@ -54,19 +51,17 @@ simdax_status simdax_onnx_mvn_axes(uint32_t rank, const int64_t* onnx_axes,
         onnx_axis_count = 3;
     }
     if (onnx_axis_count == 0 || onnx_axis_count > rank)
-        return fail(SIMDAX_ERROR_INVALID_AXES, "onnx_axis_count: %u axes for rank %u",
-                    onnx_axis_count, rank);
+        return fail(SIMDAX_ERROR_INVALID_AXES, "onnx_axis_count: %u axes for rank %u", onnx_axis_count, rank);
     uint32_t resolved[SIMDAX_MAX_RANK];  // nothing is written on error
     bool seen[SIMDAX_MAX_RANK] = {};
     for (uint32_t i = 0; i < onnx_axis_count; ++i) {
         int64_t a = onnx_axes[i];
         if (a < -int64_t(rank) || a >= int64_t(rank))
-            return fail(SIMDAX_ERROR_INVALID_AXES, "onnx_axes[%u]: %lld is outside [%d, %u]", i,
-                        (long long)a, -int(rank), rank - 1);
+            return fail(SIMDAX_ERROR_INVALID_AXES, "onnx_axes[%u]: %lld is outside [%d, %u]", i, (long long)a,
+                        -int(rank), rank - 1);
         if (a < 0) a += rank;
         if (seen[a])
-            return fail(SIMDAX_ERROR_INVALID_AXES, "onnx_axes[%u]: axis %lld is repeated", i,
-                        (long long)a);
+            return fail(SIMDAX_ERROR_INVALID_AXES, "onnx_axes[%u]: axis %lld is repeated", i, (long long)a);
         seen[a] = true;
         resolved[i] = uint32_t(a);
     }
@@ -76,9 +71,8 @@ simdax_status simdax_onnx_mvn_axes(uint32_t rank, const int64_t* onnx_axes,
     return ok();
 }
 
-simdax_status simdax_onnx_mvn_desc(const simdax_tensor_desc* input,
-                                   const simdax_tensor_desc* output, const int64_t* onnx_axes,
-                                   uint32_t onnx_axis_count, uint32_t* axes,
+simdax_status simdax_onnx_mvn_desc(const simdax_tensor_desc* input, const simdax_tensor_desc* output,
+                                   const int64_t* onnx_axes, uint32_t onnx_axis_count, uint32_t* axes,
                                    simdax_mvn_ex_desc* desc) {
     using namespace simdax;
     if (!input) return fail(SIMDAX_ERROR_NULL_POINTER, "input: tensor descriptor is NULL");
@@ -88,14 +82,14 @@ simdax_status simdax_onnx_mvn_desc(const simdax_tensor_desc* input,
     const simdax_status s =
         simdax_onnx_mvn_axes(input->rank, onnx_axes, onnx_axis_count, axes, &count, &epsilon);
     if (s != SIMDAX_OK) return s;
-    *desc = simdax_mvn_ex_desc{
-        simdax_mvn_desc{input, nullptr, nullptr, output, count, axes, 1, epsilon, nullptr},
-        SIMDAX_EPSILON_ON_STDDEV};
+    *desc =
+        simdax_mvn_ex_desc{simdax_mvn_desc{input, nullptr, nullptr, output, count, axes, 1, epsilon, nullptr},
+                           SIMDAX_EPSILON_ON_STDDEV};
     return ok();
 }
 
-simdax_status simdax_onnx_hard_sigmoid_params(int has_alpha, float alpha, int has_beta,
-                                              float beta, float* out_alpha, float* out_beta) {
+simdax_status simdax_onnx_hard_sigmoid_params(int has_alpha, float alpha, int has_beta, float beta,
+                                              float* out_alpha, float* out_beta) {
     using namespace simdax;
     if (!out_alpha) return fail(SIMDAX_ERROR_NULL_POINTER, "out_alpha: is NULL");
     if (!out_beta) return fail(SIMDAX_ERROR_NULL_POINTER, "out_beta: is NULL");

@@ -111,8 +111,7 @@ struct simdax_threadpool {
     void parallel_for(size_t n, simdax_task_fn fn, void* a) {
         bool idle = false;
         if (workers.empty() || n <= 1 || n > 0xffffffffu ||
-            !busy.compare_exchange_strong(idle, true, std::memory_order_acquire,
-                                          std::memory_order_relaxed)) {
+            !busy.compare_exchange_strong(idle, true, std::memory_order_acquire, std::memory_order_relaxed)) {
             for (size_t i = 0; i < n; ++i) fn(a, i);
             return;
         }
@@ -132,8 +131,10 @@ struct simdax_threadpool {
         drain(0, e, fn, a, n);
         // The rest are running on workers: at most one share's time.
         for (int i = 0; finished.load(std::memory_order_acquire) < n; ++i) {
-            if (i < kSpins) SIMDAX_CPU_RELAX();
-            else std::this_thread::yield();
+            if (i < kSpins)
+                SIMDAX_CPU_RELAX();
+            else
+                std::this_thread::yield();
         }
         busy.store(false, std::memory_order_release);
     }
@@ -179,8 +180,7 @@ void simdax_threadpool_destroy(simdax_threadpool* pool) {
 }
 
 simdax_parallel simdax_threadpool_parallel(simdax_threadpool* pool) {
-    simdax_parallel p{pool_parallel_for, pool,
-                      pool ? uint32_t(pool->workers.size() + 1) : 1u};
+    simdax_parallel p{pool_parallel_for, pool, pool ? uint32_t(pool->workers.size() + 1) : 1u};
     if (!pool) p.parallel_for = nullptr;
     return p;
 }

@@ -12,7 +12,6 @@
 namespace simdax {
 namespace {
 
-
 int level_from_env() {
     const char* v = std::getenv("SIMDAX_VERBOSE");
     if (!v || *v < '0' || *v > '9') return 0;
@@ -21,7 +20,6 @@ int level_from_env() {
     if (*end != '\0') return 0;
     return n > 2 ? 2 : int(n);
 }
-
 
 const char* form_name(Form f) {
     switch (f) {

@@ -119,12 +119,16 @@ private:
             const size_t m = size_t(std::min<int64_t>(w->inner_left(), int64_t(n - i)));
             char* mem = base + w->off[o] * int64_t(e);
             if (step == 1) {
-                if (scatter) std::memcpy(mem, tile + i * e, m * e);
-                else std::memcpy(tile + i * e, mem, m * e);
+                if (scatter)
+                    std::memcpy(mem, tile + i * e, m * e);
+                else
+                    std::memcpy(tile + i * e, mem, m * e);
             } else {
                 for (size_t j = 0; j < m; ++j, mem += step * int64_t(e)) {
-                    if (scatter) std::memcpy(mem, tile + (i + j) * e, e);
-                    else std::memcpy(tile + (i + j) * e, mem, e);
+                    if (scatter)
+                        std::memcpy(mem, tile + (i + j) * e, e);
+                    else
+                        std::memcpy(tile + (i + j) * e, mem, e);
                 }
             }
             w->advance_inner(int64_t(m));

@@ -28,16 +28,17 @@ void run_cols(const Plan& p, const Buffers& b, const simdax_parallel* par) {
     // and writing it back, which non-temporal stores avoid. Where both
     // fit (kStreamBytes together), plain stores leave y in L2 and are faster.
     const int64_t cores = par ? std::min<int64_t>(par->thread_count, units) : 1;
-    const bool stream = b.at[kX] != b.at[kY] &&
-                        uint64_t(p.total) * (p.esize_of[kX] + p.esize_of[kY]) / uint64_t(cores) >=
-                            kernels::kStreamBytes;
+    const bool stream =
+        b.at[kX] != b.at[kY] &&
+        uint64_t(p.total) * (p.esize_of[kX] + p.esize_of[kY]) / uint64_t(cores) >= kernels::kStreamBytes;
     run_units(par, size_t(units), [&](size_t u) {
         int64_t off[kOperands];
         group_offsets(p, int64_t(u) / blocks, off);
         const int64_t l0 = (int64_t(u) % blocks) * p.lane_block;
         char* at[kOperands];
         for (int o = 0; o < kOperands; ++o)
-            at[o] = p.has_operand[o] ? b.at[o] + (off[o] + l0 * p.lane_stride[o]) * int64_t(p.esize_of[o]) : nullptr;
+            at[o] = p.has_operand[o] ? b.at[o] + (off[o] + l0 * p.lane_stride[o]) * int64_t(p.esize_of[o])
+                                     : nullptr;
         const size_t r = size_t(p.inner.size[0]), k = size_t(std::min(p.lane_block, p.lanes - l0));
         Op::cols(p, at, r, k, stream);
     });
@@ -90,8 +91,9 @@ void run_lane_groups(const Plan& p, const Buffers& b, const simdax_parallel* par
         const int64_t groups = std::min(per_block, width - first);
         int64_t off[kOperands];
         group_offsets(p, int64_t(u) / blocks * width + first, off);
-        Op::lane_block(p, b.at[kX] + off[kX] * int64_t(p.esize_of[kX]), b.at[kY] + off[kY] * int64_t(p.esize_of[kY]), r, size_t(groups * run), xrs,
-                       yrs, size_t(run));
+        Op::lane_block(p, b.at[kX] + off[kX] * int64_t(p.esize_of[kX]),
+                       b.at[kY] + off[kY] * int64_t(p.esize_of[kY]), r, size_t(groups * run), xrs, yrs,
+                       size_t(run));
     });
 }
 

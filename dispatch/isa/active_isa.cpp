@@ -80,8 +80,7 @@ simdax_status simdax_set_max_isa(simdax_isa isa) {
         return fail(SIMDAX_ERROR_UNSUPPORTED, "isa: %s is not compiled into this build",
                     simdax_isa_name(isa));
     if (!cpu_info().isa_ok[isa])
-        return fail(SIMDAX_ERROR_UNSUPPORTED, "isa: this CPU or OS cannot run %s",
-                    simdax_isa_name(isa));
+        return fail(SIMDAX_ERROR_UNSUPPORTED, "isa: this CPU or OS cannot run %s", simdax_isa_name(isa));
     cap();  // the environment must not override an explicit call later
     g_cap.store(int(isa));
     g_env_bad.store(false);

@@ -10,12 +10,12 @@
 #include <cstring>
 
 #if defined(__x86_64__) || defined(_M_X64)
-#  include <libcpuid.h>
-#  if defined(_MSC_VER)
-#    include <intrin.h>
-#  endif
+#include <libcpuid.h>
+#if defined(_MSC_VER)
+#include <intrin.h>
+#endif
 #elif defined(__aarch64__) && defined(__linux__)
-#  include <sys/auxv.h>
+#include <sys/auxv.h>
 #endif
 
 namespace simdax {
@@ -109,11 +109,13 @@ void decode_x86(const X86CpuidBits& b, CpuInfo* out) {
     out->avx512bf16 = lvl_512 && bf16;
 
     // What the CPU reports; the os-* entries say what XCR0 enables.
-    const struct { bool on; const char* name; } names[] = {
-        {sse2, "sse2"}, {avx, "avx"}, {fma, "fma"}, {f16c, "f16c"}, {avx2, "avx2"},
-        {f, "avx512f"}, {cd, "avx512cd"}, {bw, "avx512bw"}, {dq, "avx512dq"},
-        {vl, "avx512vl"}, {fp16, "avx512fp16"}, {bf16, "avx512bf16"},
-        {os_ymm, "os-ymm"}, {os_zmm, "os-zmm"},
+    const struct {
+        bool on;
+        const char* name;
+    } names[] = {
+        {sse2, "sse2"},       {avx, "avx"},         {fma, "fma"},       {f16c, "f16c"},     {avx2, "avx2"},
+        {f, "avx512f"},       {cd, "avx512cd"},     {bw, "avx512bw"},   {dq, "avx512dq"},   {vl, "avx512vl"},
+        {fp16, "avx512fp16"}, {bf16, "avx512bf16"}, {os_ymm, "os-ymm"}, {os_zmm, "os-zmm"},
     };
     for (const auto& n : names)
         if (n.on) add_feature(out, n.name);
@@ -176,15 +178,15 @@ CpuInfo detect() {
 namespace {
 #if defined(__linux__)
 // Values from the Linux arm64 uapi <asm/hwcap.h>, in case the libc headers are old.
-#  ifndef HWCAP_FPHP
-#    define HWCAP_FPHP (1 << 9)
-#  endif
-#  ifndef HWCAP_ASIMDHP
-#    define HWCAP_ASIMDHP (1 << 10)
-#  endif
-#  ifndef HWCAP_ASIMD
-#    define HWCAP_ASIMD (1 << 1)
-#  endif
+#ifndef HWCAP_FPHP
+#define HWCAP_FPHP (1 << 9)
+#endif
+#ifndef HWCAP_ASIMDHP
+#define HWCAP_ASIMDHP (1 << 10)
+#endif
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1 << 1)
+#endif
 
 // The value after "key<spaces>: " on the first matching /proc/cpuinfo line.
 bool cpuinfo_field(const char* key, char* val, size_t cap) {

@@ -32,7 +32,7 @@ struct X86CpuidBits {
     uint32_t leaf7_0_eax;                      // leaf 7 subleaf 0: highest valid subleaf
     uint32_t leaf7_ebx, leaf7_ecx, leaf7_edx;  // leaf 7 subleaf 0
     uint32_t leaf7_1_eax;                      // leaf 7 subleaf 1 (ignored if leaf7_0_eax < 1)
-    uint64_t xcr0;  // only meaningful when OSXSAVE (leaf1 ecx bit 27) is set
+    uint64_t xcr0;                             // only meaningful when OSXSAVE (leaf1 ecx bit 27) is set
 };
 // Fills isa_ok[], features and interleave_streams from the bits
 // (vendor/brand untouched).

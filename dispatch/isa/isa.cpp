@@ -46,8 +46,7 @@ simdax_status simdax_isa_from_name(const char* name, simdax_isa* isa) {
             return ok();
         }
     }
-    return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "name: '%s' is not an ISA (%s)", name,
-                isa_list::kNameList);
+    return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "name: '%s' is not an ISA (%s)", name, isa_list::kNameList);
 }
 
 }  // extern "C"

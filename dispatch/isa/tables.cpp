@@ -37,9 +37,7 @@ const IsaKernels* own_table(simdax_isa isa) {
     return nullptr;
 }
 
-void overlay(DtypeKernels* dst, const DtypeKernels& src) {
-    SIMDAX_KERNEL_SLOTS(SIMDAX_SLOT_OVERRIDE, _)
-}
+void overlay(DtypeKernels* dst, const DtypeKernels& src){SIMDAX_KERNEL_SLOTS(SIMDAX_SLOT_OVERRIDE, _)}
 
 IsaKernels g_composed[SIMDAX_ISA_COUNT];
 bool g_present[SIMDAX_ISA_COUNT];

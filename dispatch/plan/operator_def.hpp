@@ -23,8 +23,8 @@ struct OperatorDef {
     // its type) into p: tensors, axes, parameters. On failure the message
     // names the argument and the rule (validate_rules.hpp).
     simdax_status (*validate)(const void* desc, Problem* p);
-    bool reduces;      // false: element-wise, no groups
-    bool lane_groups;  // groups side by side may be walked as lanes (plan.hpp)
+    bool reduces;          // false: element-wise, no groups
+    bool lane_groups;      // groups side by side may be walked as lanes (plan.hpp)
     int64_t parallel_min;  // elements below which execute stays on the calling thread
     // The kernel that takes many whole contiguous groups per call, nullptr
     // when the operator has none with the plain rows signature.

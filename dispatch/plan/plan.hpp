@@ -47,21 +47,21 @@ struct Plan {
     simdax_operator_type type;
     const OperatorDef* def;
     DType dtype;
-    size_t esize;                 // the input's element size (its kernels' dtype)
-    size_t esize_of[kOperands];   // each operand's (0: absent)
-    DType dtypes[kOperands];      // each operand's
-    size_t tile_esize;            // the largest: stack tiles hold that many bytes per element
+    size_t esize;                // the input's element size (its kernels' dtype)
+    size_t esize_of[kOperands];  // each operand's (0: absent)
+    DType dtypes[kOperands];     // each operand's
+    size_t tile_esize;           // the largest: stack tiles hold that many bytes per element
     simdax_isa isa;
     DtypeKernels k;  // copied: execute does no table look-up
     Form form;
     bool has_operand[kOperands];
 
-    Dims outer;      // kept dims iterated one group (or one run) at a time
-    Dims inner;      // reduced dims (general: all of them; cols: one); elementwise: the run
-    Dims segments;   // rows: the reduced dims outside the contiguous run (may be none)
-    int64_t run;     // rows: elements per contiguous run
+    Dims outer;                     // kept dims iterated one group (or one run) at a time
+    Dims inner;                     // reduced dims (general: all of them; cols: one); elementwise: the run
+    Dims segments;                  // rows: the reduced dims outside the contiguous run (may be none)
+    int64_t run;                    // rows: elements per contiguous run
     int64_t run_stride[kOperands];  // rows: stride along the run (1 for input/output)
-    int64_t lanes;   // cols: the contiguous kept extent
+    int64_t lanes;                  // cols: the contiguous kept extent
     int64_t lane_stride[kOperands];
     int64_t group_size;
     int64_t total;  // elements in the tensor

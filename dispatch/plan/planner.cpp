@@ -146,8 +146,7 @@ void choose_form(const Problem& p, Plan* plan) {
     }
     if (last.reduced && unit(last, kX) && unit(last, kY)) {
         plan->form = Form::rows;
-        for (int i = 0; i + 1 < n; ++i)
-            push(dims[i].reduced ? &plan->segments : &plan->outer, dims[i]);
+        for (int i = 0; i + 1 < n; ++i) push(dims[i].reduced ? &plan->segments : &plan->outer, dims[i]);
         plan->run = last.size;
         for (int o = 0; o < kOperands; ++o) plan->run_stride[o] = last.stride[o];
         return;
@@ -202,8 +201,8 @@ bool groups_side_by_side(const Plan& p) {
 
 void choose_kernels(Plan* plan) {
     plan->lane_groups = groups_side_by_side(*plan);
-    plan->fused_rows = plan->form == Form::rows && plan->def->reduces &&
-                       plan->parts == 1 && plan->segments.n == 0;
+    plan->fused_rows =
+        plan->form == Form::rows && plan->def->reduces && plan->parts == 1 && plan->segments.n == 0;
     const RowsFn rows = plan->def->rows_kernel ? plan->def->rows_kernel(plan->k) : nullptr;
     if (!plan->fused_rows || !rows || plan->outer.n > 1) return;
     plan->whole = rows;

@@ -9,8 +9,8 @@ namespace simdax {
 struct Problem {
     simdax_operator_type type;
     const OperatorDef* def;
-    DType dtype;                // the input's: its kernels run
-    DType dtypes[kOperands];    // each operand's
+    DType dtype;              // the input's: its kernels run
+    DType dtypes[kOperands];  // each operand's
     uint32_t rank;
     int64_t sizes[SIMDAX_MAX_RANK];
     bool has[kOperands];

@@ -27,7 +27,8 @@ simdax_status validate_info(const simdax_structure_header* info, Problem* p) {
     p->def = operator_def_for_info(info->type);
     if (!p->def)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
-                    "info.type: %d is not a simdax_structure_type of a create-info structure", int(info->type));
+                    "info.type: %d is not a simdax_structure_type of a create-info structure",
+                    int(info->type));
     if (info->size < p->def->info_size)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
                     "info.size: %u is smaller than the %s create-info structure (%zu bytes)", info->size,

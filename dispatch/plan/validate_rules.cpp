@@ -31,8 +31,7 @@ simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool i
     if (!t) return fail(SIMDAX_ERROR_NULL_POINTER, "%s: tensor descriptor is NULL", name);
     DType dt;
     if (!dtype_of(t->dtype, &dt))
-        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.dtype: %d is not a simdax_dtype", name,
-                    int(t->dtype));
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.dtype: %d is not a simdax_dtype", name, int(t->dtype));
     if (t->rank < 1 || t->rank > SIMDAX_MAX_RANK)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.rank: %u is outside 1..%d", name, t->rank,
                     SIMDAX_MAX_RANK);
@@ -54,8 +53,7 @@ simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool i
     int64_t count = 1;
     for (uint32_t d = 0; d < t->rank; ++d)
         if (__builtin_mul_overflow(count, t->sizes[d], &count))
-            return fail(SIMDAX_ERROR_OVERFLOW, "%s.sizes: the element count overflows 64 bits",
-                        name);
+            return fail(SIMDAX_ERROR_OVERFLOW, "%s.sizes: the element count overflows 64 bits", name);
     int64_t bytes;
     if (__builtin_mul_overflow(count, esize, &bytes))
         return fail(SIMDAX_ERROR_OVERFLOW, "%s.sizes: the byte size overflows 64 bits", name);
@@ -74,14 +72,12 @@ simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool i
         const int64_t s = t->strides[d];
         if (t->sizes[d] <= 1) continue;
         if (is_output && s == 0)
-            return fail(SIMDAX_ERROR_OVERLAP,
-                        "%s.strides[%u]: 0 (broadcast) makes the output overlap itself", name, d);
+            return fail(SIMDAX_ERROR_OVERLAP, "%s.strides[%u]: 0 (broadcast) makes the output overlap itself",
+                        name, d);
         int64_t a, step;
         if (s == INT64_MIN || __builtin_mul_overflow(s < 0 ? -s : s, t->sizes[d] - 1, &step) ||
-            __builtin_add_overflow(reach, step, &reach) ||
-            __builtin_mul_overflow(reach, esize, &a))
-            return fail(SIMDAX_ERROR_OVERFLOW, "%s.strides: the byte offset overflows 64 bits",
-                        name);
+            __builtin_add_overflow(reach, step, &reach) || __builtin_mul_overflow(reach, esize, &a))
+            return fail(SIMDAX_ERROR_OVERFLOW, "%s.strides: the byte offset overflows 64 bits", name);
     }
     // The byte range [lo, hi) the planner forms (one element past the
     // farthest) must be representable too.
@@ -104,8 +100,7 @@ simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool i
     for (int i = 0; i < n; ++i) {
         const int d = order[i];
         if (mag(d) <= extent)
-            return fail(SIMDAX_ERROR_OVERLAP,
-                        "%s.strides[%d]: %lld makes the output overlap itself", name, d,
+            return fail(SIMDAX_ERROR_OVERLAP, "%s.strides[%d]: %lld makes the output overlap itself", name, d,
                         (long long)strides[d]);
         extent += mag(d) * (t->sizes[d] - 1);
     }
@@ -113,19 +108,17 @@ simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool i
 }
 
 // The dtype and rank of t are the input's.
-simdax_status check_dtype_rank(const char* name, const simdax_tensor_desc* t,
-                               const simdax_tensor_desc* in) {
+simdax_status check_dtype_rank(const char* name, const simdax_tensor_desc* t, const simdax_tensor_desc* in) {
     if (t->dtype != in->dtype)
         return fail(SIMDAX_ERROR_DTYPE_MISMATCH, "%s.dtype: %s differs from input.dtype %s", name,
                     dtype_name(t->dtype), dtype_name(in->dtype));
     if (t->rank != in->rank)
-        return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "%s.rank: %u differs from input.rank %u", name,
-                    t->rank, in->rank);
+        return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "%s.rank: %u differs from input.rank %u", name, t->rank,
+                    in->rank);
     return SIMDAX_OK;
 }
 
-simdax_status check_same(const char* name, const simdax_tensor_desc* t,
-                         const simdax_tensor_desc* in) {
+simdax_status check_same(const char* name, const simdax_tensor_desc* t, const simdax_tensor_desc* in) {
     const simdax_status s = check_dtype_rank(name, t, in);
     if (s != SIMDAX_OK) return s;
     return check_shape(name, t, in);
@@ -137,9 +130,8 @@ simdax_status check_shape(const char* name, const simdax_tensor_desc* t, const s
                     in->rank);
     for (uint32_t d = 0; d < in->rank; ++d)
         if (t->sizes[d] != in->sizes[d])
-            return fail(SIMDAX_ERROR_SHAPE_MISMATCH,
-                        "%s.sizes[%u]: %lld differs from input.sizes[%u] %lld", name, d,
-                        (long long)t->sizes[d], d, (long long)in->sizes[d]);
+            return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "%s.sizes[%u]: %lld differs from input.sizes[%u] %lld",
+                        name, d, (long long)t->sizes[d], d, (long long)in->sizes[d]);
     return SIMDAX_OK;
 }
 
@@ -163,8 +155,7 @@ simdax_status check_axes(uint32_t count, const uint32_t* axes, Problem* p) {
     if (count == 0) return fail(SIMDAX_ERROR_INVALID_AXES, "axes: the axis set is empty");
     if (!axes) return fail(SIMDAX_ERROR_NULL_POINTER, "axes: is NULL with axis_count %u", count);
     if (count > p->rank)
-        return fail(SIMDAX_ERROR_INVALID_AXES, "axis_count: %u exceeds the rank %u", count,
-                    p->rank);
+        return fail(SIMDAX_ERROR_INVALID_AXES, "axis_count: %u exceeds the rank %u", count, p->rank);
     for (uint32_t i = 0; i < count; ++i) {
         if (axes[i] >= p->rank)
             return fail(SIMDAX_ERROR_INVALID_AXES, "axes[%u]: %u is outside [0, %u]", i, axes[i],
@@ -182,11 +173,10 @@ simdax_status check_finite(const char* name, float v) {
     return SIMDAX_OK;
 }
 
-simdax_status check_activation(const char* name, const simdax_activation_desc& a,
-                               ActParams* out) {
+simdax_status check_activation(const char* name, const simdax_activation_desc& a, ActParams* out) {
     if (!simdax_activation_name(a.type))
-        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.type: %d is not a simdax_activation_type",
-                    name, int(a.type));
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.type: %d is not a simdax_activation_type", name,
+                    int(a.type));
     // Only the fields the type reads are checked and kept (the others are
     // ignored, as simdax.h promises, and reach no kernel).
     const unsigned used = activation_fields(a.type);
@@ -197,21 +187,20 @@ simdax_status check_activation(const char* name, const simdax_activation_desc& a
     for (int i = 0; i < 3; ++i) {
         if (!(used & bit[i])) continue;
         if (!std::isfinite(v[i]))
-            return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.%s: %g is not finite (%s reads it)",
-                        name, field[i], double(v[i]), simdax_activation_name(a.type));
+            return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.%s: %g is not finite (%s reads it)", name,
+                        field[i], double(v[i]), simdax_activation_name(a.type));
         kept[i] = v[i];
     }
-    if ((a.type == SIMDAX_ACTIVATION_CELU || a.type == SIMDAX_ACTIVATION_SOFTPLUS) &&
-        a.alpha == 0.0f)
-        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.alpha: must not be 0 for %s (divides by it)",
-                    name, simdax_activation_name(a.type));
+    if ((a.type == SIMDAX_ACTIVATION_CELU || a.type == SIMDAX_ACTIVATION_SOFTPLUS) && a.alpha == 0.0f)
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.alpha: must not be 0 for %s (divides by it)", name,
+                    simdax_activation_name(a.type));
     *out = ActParams{a.type, kept[0], kept[1], kept[2]};
     return SIMDAX_OK;
 }
 
 // Scale or Bias: input's rank and dtype, each size the input's or 1.
-simdax_status check_broadcast(const char* name, const simdax_tensor_desc* t,
-                              const simdax_tensor_desc* in, Problem* p, Operand which) {
+simdax_status check_broadcast(const char* name, const simdax_tensor_desc* t, const simdax_tensor_desc* in,
+                              Problem* p, Operand which) {
     simdax_status s;
     if ((s = check_tensor(name, t, false, p->strides[which])) != SIMDAX_OK) return s;
     if ((s = check_dtype_rank(name, t, in)) != SIMDAX_OK) return s;

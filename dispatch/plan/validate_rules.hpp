@@ -12,13 +12,11 @@ namespace simdax {
 simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool is_output,
                            int64_t strides[SIMDAX_MAX_RANK]);
 // t has the input's dtype and rank.
-simdax_status check_dtype_rank(const char* name, const simdax_tensor_desc* t,
-                               const simdax_tensor_desc* in);
+simdax_status check_dtype_rank(const char* name, const simdax_tensor_desc* t, const simdax_tensor_desc* in);
 // t has the input's rank and sizes.
 simdax_status check_shape(const char* name, const simdax_tensor_desc* t, const simdax_tensor_desc* in);
 // t has the input's dtype, rank and sizes.
-simdax_status check_same(const char* name, const simdax_tensor_desc* t,
-                         const simdax_tensor_desc* in);
+simdax_status check_same(const char* name, const simdax_tensor_desc* t, const simdax_tensor_desc* in);
 // The input and an output of its shape (and dtype, unless !same_dtype):
 // sets the dtypes, rank, sizes, kX, kY.
 simdax_status check_input_output(const simdax_tensor_desc* in, const simdax_tensor_desc* out, Problem* p,
@@ -30,8 +28,8 @@ simdax_status check_finite(const char* name, float v);
 simdax_status check_activation(const char* name, const simdax_activation_desc& a, ActParams* out);
 // Scale or Bias: the input's rank and dtype, each size the input's or 1
 // (stride 0 there).
-simdax_status check_broadcast(const char* name, const simdax_tensor_desc* t,
-                              const simdax_tensor_desc* in, Problem* p, Operand which);
+simdax_status check_broadcast(const char* name, const simdax_tensor_desc* t, const simdax_tensor_desc* in,
+                              Problem* p, Operand which);
 
 // An operator over an axis set (simdax_axes_op_desc): input, output, axes.
 simdax_status validate_axes_op(const void* desc, Problem* p);

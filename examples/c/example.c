@@ -29,8 +29,8 @@ static void on_log(void* user_data, simdax_log_level level, const char* message)
 int main(void) {
     /* The library's version is the one this program was compiled against. */
     char header_version[32];
-    snprintf(header_version, sizeof header_version, "%d.%d.%d", SIMDAX_VERSION_MAJOR,
-             SIMDAX_VERSION_MINOR, SIMDAX_VERSION_PATCH);
+    snprintf(header_version, sizeof header_version, "%d.%d.%d", SIMDAX_VERSION_MAJOR, SIMDAX_VERSION_MINOR,
+             SIMDAX_VERSION_PATCH);
     expect(strcmp(simdax_version(), header_version) == 0, "simdax_version() equals the header's");
 
     /* LogSoftmax over axis 1 of a [2,3] float32 tensor. */
@@ -103,8 +103,7 @@ int main(void) {
         simdax_softmax_desc d = {&t, &t, 1, axes};
         expect(simdax_softmax(&d, x, y) == SIMDAX_ERROR_INVALID_AXES, "bad axis is rejected");
         expect(strstr(simdax_last_error(), "axes[0]") != NULL, "message names the argument");
-        expect(log_calls == 1 && strcmp(logged, simdax_last_error()) == 0,
-               "log callback got the message");
+        expect(log_calls == 1 && strcmp(logged, simdax_last_error()) == 0, "log callback got the message");
         expect(y[0] == 42 && y[1] == 42, "nothing written on error");
         simdax_set_log_callback(NULL, NULL);
         expect(simdax_softmax(&d, x, y) == SIMDAX_ERROR_INVALID_AXES && log_calls == 1,

@@ -37,8 +37,7 @@ int main() {
         expect(!op && moved, "moved-from operator is empty");
         moved.execute(x.data(), y.data());
         for (int j = 0; j < 2; ++j) {
-            const int idx[4] = {0 * 4 + j * 2 + 0, 0 * 4 + j * 2 + 1, 1 * 4 + j * 2 + 0,
-                                1 * 4 + j * 2 + 1};
+            const int idx[4] = {0 * 4 + j * 2 + 0, 0 * 4 + j * 2 + 1, 1 * 4 + j * 2 + 0, 1 * 4 + j * 2 + 1};
             double m = -INFINITY, s = 0;
             for (int i : idx) m = std::max(m, double(x[i]));
             for (int i : idx) s += std::exp(x[i] - m);
@@ -62,8 +61,7 @@ int main() {
             const double mean = (xm[r * 3] + xm[r * 3 + 1] + xm[r * 3 + 2]) / 3.0;
             for (int c = 0; c < 3; ++c) {
                 const double v = xm[r * 3 + c] - mean + bias[r];
-                expect(close_to(ym[r * 3 + c], 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)))),
-                       "mvn value");
+                expect(close_to(ym[r * 3 + c], 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)))), "mvn value");
             }
         }
 

@@ -32,11 +32,11 @@
 #include <stdint.h>
 
 #if defined(_WIN32)
-#  define SIMDAX_API
+#define SIMDAX_API
 #elif defined(__GNUC__)
-#  define SIMDAX_API __attribute__((visibility("default")))
+#define SIMDAX_API __attribute__((visibility("default")))
 #else
-#  define SIMDAX_API
+#define SIMDAX_API
 #endif
 
 /* Versioning: semantic versioning, MAJOR.MINOR.PATCH; equal to the CMake

@@ -29,8 +29,7 @@ namespace simdax::cpp {
 class Error : public std::runtime_error {
 public:
     Error(simdax_status status, const std::string& message)
-        : std::runtime_error(std::string(simdax_status_name(status)) + ": " + message),
-          status_(status) {}
+        : std::runtime_error(std::string(simdax_status_name(status)) + ": " + message), status_(status) {}
     simdax_status status() const noexcept { return status_; }
 
 private:
@@ -55,8 +54,7 @@ struct TensorDesc {
 
     // The C view; valid while this object lives and is not modified.
     simdax_tensor_desc c() const {
-        return {dtype, uint32_t(sizes.size()), sizes.data(),
-                strides.empty() ? nullptr : strides.data()};
+        return {dtype, uint32_t(sizes.size()), sizes.data(), strides.empty() ? nullptr : strides.data()};
     }
 };
 
@@ -103,8 +101,9 @@ public:
     // lengths (Buffer(data, size)); parallel may be nullptr.
     void execute_bound(const std::vector<simdax_buffer_binding>& operands,
                        const simdax_parallel* parallel = nullptr) const {
-        const simdax_operand_bindings b{SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
-                                        uint32_t(operands.size()), operands.data()};
+        const simdax_operand_bindings b{
+            SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
+            uint32_t(operands.size()), operands.data()};
         check(simdax_operator_execute_bound(op_, &b, parallel));
     }
 

@@ -4,24 +4,25 @@
 
 /* ------------------------------------------------------------- activations */
 typedef enum simdax_activation_type {
-    SIMDAX_ACTIVATION_IDENTITY = 0,          /* x */
-    SIMDAX_ACTIVATION_LINEAR = 1,            /* alpha*x + beta */
-    SIMDAX_ACTIVATION_RELU = 2,              /* max(0, x) */
-    SIMDAX_ACTIVATION_LEAKY_RELU = 3,        /* x >= 0 ? x : alpha*x            [alpha 0.01] */
-    SIMDAX_ACTIVATION_ELU = 4,               /* x >= 0 ? x : alpha*(exp(x)-1)   [alpha 1] */
-    SIMDAX_ACTIVATION_CELU = 5,              /* max(0,x) + min(0, alpha*(exp(x/alpha)-1)) [alpha 1] */
-    SIMDAX_ACTIVATION_SCALED_ELU = 6,        /* x > 0 ? gamma*x : gamma*alpha*(exp(x)-1) [alpha 1.67326319, gamma 1.05070102] */
-    SIMDAX_ACTIVATION_SIGMOID = 7,           /* 1 / (1 + exp(-x)) */
-    SIMDAX_ACTIVATION_HARD_SIGMOID = 8,      /* max(0, min(alpha*x + beta, 1)) [alpha 0.2, beta 0.5] */
-    SIMDAX_ACTIVATION_TANH = 9,              /* tanh(x) */
-    SIMDAX_ACTIVATION_SCALED_TANH = 10,      /* alpha * tanh(beta*x)            [alpha 1, beta 1] */
-    SIMDAX_ACTIVATION_SOFTPLUS = 11,         /* ln(1 + exp(alpha*x)) / alpha    [alpha = steepness 1] */
+    SIMDAX_ACTIVATION_IDENTITY = 0,   /* x */
+    SIMDAX_ACTIVATION_LINEAR = 1,     /* alpha*x + beta */
+    SIMDAX_ACTIVATION_RELU = 2,       /* max(0, x) */
+    SIMDAX_ACTIVATION_LEAKY_RELU = 3, /* x >= 0 ? x : alpha*x            [alpha 0.01] */
+    SIMDAX_ACTIVATION_ELU = 4,        /* x >= 0 ? x : alpha*(exp(x)-1)   [alpha 1] */
+    SIMDAX_ACTIVATION_CELU = 5,       /* max(0,x) + min(0, alpha*(exp(x/alpha)-1)) [alpha 1] */
+    SIMDAX_ACTIVATION_SCALED_ELU =
+        6, /* x > 0 ? gamma*x : gamma*alpha*(exp(x)-1) [alpha 1.67326319, gamma 1.05070102] */
+    SIMDAX_ACTIVATION_SIGMOID = 7,              /* 1 / (1 + exp(-x)) */
+    SIMDAX_ACTIVATION_HARD_SIGMOID = 8,         /* max(0, min(alpha*x + beta, 1)) [alpha 0.2, beta 0.5] */
+    SIMDAX_ACTIVATION_TANH = 9,                 /* tanh(x) */
+    SIMDAX_ACTIVATION_SCALED_TANH = 10,         /* alpha * tanh(beta*x)            [alpha 1, beta 1] */
+    SIMDAX_ACTIVATION_SOFTPLUS = 11,            /* ln(1 + exp(alpha*x)) / alpha    [alpha = steepness 1] */
     SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS = 12, /* alpha * ln(1 + exp(beta*x)) [alpha 1, beta 1] */
-    SIMDAX_ACTIVATION_SOFTSIGN = 13,         /* x / (1 + |x|) */
-    SIMDAX_ACTIVATION_THRESHOLDED_RELU = 14, /* x > alpha ? x : 0               [alpha 1] */
-    SIMDAX_ACTIVATION_SHRINK = 15,           /* x > beta ? x - alpha : (x < -beta ? x + alpha : 0)
+    SIMDAX_ACTIVATION_SOFTSIGN = 13,            /* x / (1 + |x|) */
+    SIMDAX_ACTIVATION_THRESHOLDED_RELU = 14,    /* x > alpha ? x : 0               [alpha 1] */
+    SIMDAX_ACTIVATION_SHRINK = 15,              /* x > beta ? x - alpha : (x < -beta ? x + alpha : 0)
                                                 [alpha = bias 0, beta = threshold 0.5] */
-    SIMDAX_ACTIVATION_GELU = 16              /* 0.5*x*(1 + erf(x/sqrt(2))) */
+    SIMDAX_ACTIVATION_GELU = 16                 /* 0.5*x*(1 + erf(x/sqrt(2))) */
 } simdax_activation_type;
 #define SIMDAX_ACTIVATION_COUNT 17
 
@@ -44,14 +45,14 @@ SIMDAX_API const char* simdax_activation_name(simdax_activation_type type);
 
 /* --------------------------------------------------- operator descriptors */
 typedef enum simdax_operator_type {
-    SIMDAX_OPERATOR_LOG_SOFTMAX = 1, /* simdax_log_softmax_desc */
-    SIMDAX_OPERATOR_SOFTMAX = 2,     /* simdax_softmax_desc */
-    SIMDAX_OPERATOR_HARDMAX = 3,     /* simdax_hardmax_desc */
-    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION = 4, /* simdax_mvn_desc */
-    SIMDAX_OPERATOR_HARD_SIGMOID = 5, /* simdax_hard_sigmoid_desc */
-    SIMDAX_OPERATOR_ACTIVATION = 6,   /* simdax_activation_op_desc */
+    SIMDAX_OPERATOR_LOG_SOFTMAX = 1,                    /* simdax_log_softmax_desc */
+    SIMDAX_OPERATOR_SOFTMAX = 2,                        /* simdax_softmax_desc */
+    SIMDAX_OPERATOR_HARDMAX = 3,                        /* simdax_hardmax_desc */
+    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION = 4,    /* simdax_mvn_desc */
+    SIMDAX_OPERATOR_HARD_SIGMOID = 5,                   /* simdax_hard_sigmoid_desc */
+    SIMDAX_OPERATOR_ACTIVATION = 6,                     /* simdax_activation_op_desc */
     SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX = 7, /* simdax_mvn_ex_desc */
-    SIMDAX_OPERATOR_CAST = 8          /* simdax_cast_desc */
+    SIMDAX_OPERATOR_CAST = 8                            /* simdax_cast_desc */
 } simdax_operator_type;
 
 /* LogSoftmax / Softmax / Hardmax over a set of axes (DML_ACTIVATION_*1).

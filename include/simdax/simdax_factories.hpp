@@ -10,8 +10,8 @@
 namespace simdax::cpp {
 
 // ---------------------------------------------------------------- factories
-inline Operator axes_op(simdax_operator_type type, const TensorDesc& input,
-                        const TensorDesc& output, const std::vector<uint32_t>& axes) {
+inline Operator axes_op(simdax_operator_type type, const TensorDesc& input, const TensorDesc& output,
+                        const std::vector<uint32_t>& axes) {
     const simdax_tensor_desc in = input.c(), out = output.c();
     const simdax_axes_op_desc d{&in, &out, uint32_t(axes.size()), axes.data()};
     return Operator(simdax_operator_desc{type, &d});
@@ -41,15 +41,21 @@ struct MvnOptions {
     std::optional<simdax_activation_desc> activation;
     simdax_epsilon_placement epsilon_placement = SIMDAX_EPSILON_ON_VARIANCE;
 };
-inline Operator mvn(const TensorDesc& input, const TensorDesc& output,
-                    const std::vector<uint32_t>& axes, const MvnOptions& o = {}) {
+inline Operator mvn(const TensorDesc& input, const TensorDesc& output, const std::vector<uint32_t>& axes,
+                    const MvnOptions& o = {}) {
     const simdax_tensor_desc in = input.c(), out = output.c();
     simdax_tensor_desc scale{}, bias{};
     if (o.scale) scale = o.scale->c();
     if (o.bias) bias = o.bias->c();
-    const simdax_mvn_desc d{&in, o.scale ? &scale : nullptr, o.bias ? &bias : nullptr, &out,
-                            uint32_t(axes.size()), axes.data(), o.normalize_variance ? 1 : 0,
-                            o.epsilon, o.activation ? &*o.activation : nullptr};
+    const simdax_mvn_desc d{&in,
+                            o.scale ? &scale : nullptr,
+                            o.bias ? &bias : nullptr,
+                            &out,
+                            uint32_t(axes.size()),
+                            axes.data(),
+                            o.normalize_variance ? 1 : 0,
+                            o.epsilon,
+                            o.activation ? &*o.activation : nullptr};
     if (o.epsilon_placement == SIMDAX_EPSILON_ON_VARIANCE)
         return Operator(simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &d});
     const simdax_mvn_ex_desc ex{d, o.epsilon_placement};
@@ -67,8 +73,8 @@ inline Operator mvn(const std::vector<int64_t>& shape, const std::vector<uint32_
 }
 
 // HardSigmoid over any views (in place: the same TensorDesc and buffer).
-inline Operator hard_sigmoid(const TensorDesc& input, const TensorDesc& output,
-                             float alpha = 0.2f, float beta = 0.5f) {
+inline Operator hard_sigmoid(const TensorDesc& input, const TensorDesc& output, float alpha = 0.2f,
+                             float beta = 0.5f) {
     const simdax_tensor_desc in = input.c(), out = output.c();
     const simdax_hard_sigmoid_desc d{&in, &out, alpha, beta};
     return Operator(simdax_operator_desc{SIMDAX_OPERATOR_HARD_SIGMOID, &d});
@@ -88,9 +94,8 @@ inline Operator onnx_mvn(const std::vector<int64_t>& shape,
     return Operator(simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, &d});
 }
 
-inline Operator hard_sigmoid(const std::vector<int64_t>& shape,
-                             simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32, float alpha = 0.2f,
-                             float beta = 0.5f) {
+inline Operator hard_sigmoid(const std::vector<int64_t>& shape, simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32,
+                             float alpha = 0.2f, float beta = 0.5f) {
     const TensorDesc t(shape, dtype);
     return hard_sigmoid(t, t, alpha, beta);
 }
@@ -103,8 +108,7 @@ inline Operator activation(const TensorDesc& input, const TensorDesc& output,
     const simdax_activation_op_desc d{&in, &out, act};
     return Operator(simdax_operator_desc{SIMDAX_OPERATOR_ACTIVATION, &d});
 }
-inline Operator activation(const TensorDesc& input, const TensorDesc& output,
-                           simdax_activation_type type) {
+inline Operator activation(const TensorDesc& input, const TensorDesc& output, simdax_activation_type type) {
     return activation(input, output, simdax_activation_default(type));
 }
 inline Operator activation(const std::vector<int64_t>& shape, const simdax_activation_desc& act,
@@ -123,8 +127,7 @@ inline std::vector<uint32_t> onnx_softmax_axes(int64_t opset, uint32_t rank,
                                                std::optional<int64_t> axis = std::nullopt) {
     std::array<uint32_t, SIMDAX_MAX_RANK> axes{};
     uint32_t count = 0;
-    check(simdax_onnx_softmax_axes(opset, rank, axis ? 1 : 0, axis.value_or(0), axes.data(),
-                                   &count));
+    check(simdax_onnx_softmax_axes(opset, rank, axis ? 1 : 0, axis.value_or(0), axes.data(), &count));
     return std::vector<uint32_t>(axes.begin(), axes.begin() + count);
 }
 
@@ -134,14 +137,12 @@ struct OnnxMvn {
     std::vector<uint32_t> axes;
     float epsilon = 0.0f;
 };
-inline OnnxMvn onnx_mvn(uint32_t rank,
-                        const std::optional<std::vector<int64_t>>& axes = std::nullopt) {
+inline OnnxMvn onnx_mvn(uint32_t rank, const std::optional<std::vector<int64_t>>& axes = std::nullopt) {
     std::array<uint32_t, SIMDAX_MAX_RANK> out{};
     uint32_t count = 0;
     OnnxMvn r;
-    check(simdax_onnx_mvn_axes(rank, axes ? axes->data() : nullptr,
-                               axes ? uint32_t(axes->size()) : 0u, out.data(), &count,
-                               &r.epsilon));
+    check(simdax_onnx_mvn_axes(rank, axes ? axes->data() : nullptr, axes ? uint32_t(axes->size()) : 0u,
+                               out.data(), &count, &r.epsilon));
     r.axes.assign(out.begin(), out.begin() + count);
     return r;
 }

@@ -47,9 +47,8 @@ SIMDAX_API simdax_isa simdax_operator_isa(const simdax_operator* op);
  * LogSoftmax/Softmax/Hardmax: opset < 13 coerces to 2-D at axis (default 1):
  * {axis..rank-1}; opset >= 13: {axis} (default -1). axes must hold
  * SIMDAX_MAX_RANK entries; *axis_count receives the count. */
-SIMDAX_API simdax_status simdax_onnx_softmax_axes(int64_t opset, uint32_t rank, int has_axis,
-                                                  int64_t axis, uint32_t* axes,
-                                                  uint32_t* axis_count);
+SIMDAX_API simdax_status simdax_onnx_softmax_axes(int64_t opset, uint32_t rank, int has_axis, int64_t axis,
+                                                  uint32_t* axes, uint32_t* axis_count);
 
 /* ONNX MeanVarianceNormalization (opset 9, 13) as a whole descriptor:
  * onnx_axes (NULL for the default {0,2,3}, which needs rank >= 4), negative values counted from the
@@ -59,9 +58,9 @@ SIMDAX_API simdax_status simdax_onnx_softmax_axes(int64_t opset, uint32_t rank, 
  * activation. Create it as SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX.
  * Nothing is written on error. */
 SIMDAX_API simdax_status simdax_onnx_mvn_desc(const simdax_tensor_desc* input,
-                                              const simdax_tensor_desc* output,
-                                              const int64_t* onnx_axes, uint32_t onnx_axis_count,
-                                              uint32_t* axes, simdax_mvn_ex_desc* desc);
+                                              const simdax_tensor_desc* output, const int64_t* onnx_axes,
+                                              uint32_t onnx_axis_count, uint32_t* axes,
+                                              simdax_mvn_ex_desc* desc);
 
 /* The axes and epsilon of an ONNX MeanVarianceNormalization node (as
  * simdax_onnx_mvn_desc): fills axes, *axis_count and *epsilon (1e-9);
@@ -70,13 +69,12 @@ SIMDAX_API simdax_status simdax_onnx_mvn_desc(const simdax_tensor_desc* input,
  * (in a plain simdax_mvn_desc it is added to the variance, which differs
  * from ONNX on near-constant groups). Prefer simdax_onnx_mvn_desc. */
 SIMDAX_API simdax_status simdax_onnx_mvn_axes(uint32_t rank, const int64_t* onnx_axes,
-                                              uint32_t onnx_axis_count, uint32_t* axes,
-                                              uint32_t* axis_count, float* epsilon);
+                                              uint32_t onnx_axis_count, uint32_t* axes, uint32_t* axis_count,
+                                              float* epsilon);
 
 /* ONNX HardSigmoid (opsets 1, 6, 22): alpha/beta defaults 0.2 / 0.5 when
  * the attribute is absent (has_* = 0). */
-SIMDAX_API simdax_status simdax_onnx_hard_sigmoid_params(int has_alpha, float alpha, int has_beta,
-                                                         float beta, float* out_alpha,
-                                                         float* out_beta);
+SIMDAX_API simdax_status simdax_onnx_hard_sigmoid_params(int has_alpha, float alpha, int has_beta, float beta,
+                                                         float* out_alpha, float* out_beta);
 
 #endif /* SIMDAX_ISA_H */

@@ -18,8 +18,7 @@ typedef struct simdax_bindings {
 
 /* Validates the descriptor and plans the loop nest. On success *op owns a
  * copy of everything it needs; the descriptor may be freed. */
-SIMDAX_API simdax_status simdax_operator_create(const simdax_operator_desc* desc,
-                                                simdax_operator** op);
+SIMDAX_API simdax_status simdax_operator_create(const simdax_operator_desc* desc, simdax_operator** op);
 
 /* Runs a created operator. Thread-safe, no allocation, no locks. Rejects
  * NULL buffers, a buffer whose address is not a multiple of its element
@@ -35,8 +34,7 @@ SIMDAX_API simdax_status simdax_operator_create(const simdax_operator_desc* desc
  * and g - r >= the element size. So interleaved views (input on the even
  * elements, output on the odd ones, stride 2 each) are accepted; views
  * that interleave some other way are treated as overlapping. */
-SIMDAX_API simdax_status simdax_operator_execute(const simdax_operator* op,
-                                                 const simdax_bindings* bindings);
+SIMDAX_API simdax_status simdax_operator_execute(const simdax_operator* op, const simdax_bindings* bindings);
 
 /* Describes a created operator on one line of key=value pairs: op, dtype,
  * shape (strides when not packed), axes, parameters, isa, the loop form
@@ -57,8 +55,7 @@ SIMDAX_API size_t simdax_operator_describe(const simdax_operator* op, char* buf,
  * one included), and return only when all calls have returned. Several
  * threads may call it at once; their tasks may run in any order, mixed. */
 typedef void (*simdax_task_fn)(void* task_arg, size_t task_index);
-typedef void (*simdax_parallel_for_fn)(void* context, size_t task_count, simdax_task_fn task,
-                                       void* task_arg);
+typedef void (*simdax_parallel_for_fn)(void* context, size_t task_count, simdax_task_fn task, void* task_arg);
 typedef struct simdax_parallel {
     simdax_parallel_for_fn parallel_for;
     void* context;
@@ -85,8 +82,6 @@ SIMDAX_API simdax_status simdax_threadpool_create(uint32_t threads, simdax_threa
 SIMDAX_API void simdax_threadpool_destroy(simdax_threadpool* pool);
 SIMDAX_API simdax_parallel simdax_threadpool_parallel(simdax_threadpool* pool);
 
-
-
 /* Frees an operator; NULL is ignored. */
 SIMDAX_API void simdax_operator_destroy(simdax_operator* op);
 
@@ -94,23 +89,20 @@ SIMDAX_API void simdax_operator_destroy(simdax_operator* op);
 SIMDAX_API simdax_operator_type simdax_operator_get_type(const simdax_operator* op);
 
 /* One-shot: create, execute, destroy. Planning costs are paid every call. */
-SIMDAX_API simdax_status simdax_log_softmax(const simdax_log_softmax_desc* desc,
-                                            const void* input, void* output);
-SIMDAX_API simdax_status simdax_softmax(const simdax_softmax_desc* desc,
-                                        const void* input, void* output);
-SIMDAX_API simdax_status simdax_hardmax(const simdax_hardmax_desc* desc,
-                                        const void* input, void* output);
-SIMDAX_API simdax_status simdax_mean_variance_normalization(const simdax_mvn_desc* desc,
-                                                            const void* input, const void* scale,
-                                                            const void* bias, void* output);
+SIMDAX_API simdax_status simdax_log_softmax(const simdax_log_softmax_desc* desc, const void* input,
+                                            void* output);
+SIMDAX_API simdax_status simdax_softmax(const simdax_softmax_desc* desc, const void* input, void* output);
+SIMDAX_API simdax_status simdax_hardmax(const simdax_hardmax_desc* desc, const void* input, void* output);
+SIMDAX_API simdax_status simdax_mean_variance_normalization(const simdax_mvn_desc* desc, const void* input,
+                                                            const void* scale, const void* bias,
+                                                            void* output);
 SIMDAX_API simdax_status simdax_mean_variance_normalization_ex(const simdax_mvn_ex_desc* desc,
-                                                               const void* input,
-                                                               const void* scale,
+                                                               const void* input, const void* scale,
                                                                const void* bias, void* output);
-SIMDAX_API simdax_status simdax_hard_sigmoid(const simdax_hard_sigmoid_desc* desc,
-                                             const void* input, void* output);
-SIMDAX_API simdax_status simdax_activation(const simdax_activation_op_desc* desc,
-                                           const void* input, void* output);
+SIMDAX_API simdax_status simdax_hard_sigmoid(const simdax_hard_sigmoid_desc* desc, const void* input,
+                                             void* output);
+SIMDAX_API simdax_status simdax_activation(const simdax_activation_op_desc* desc, const void* input,
+                                           void* output);
 SIMDAX_API simdax_status simdax_cast(const simdax_cast_desc* desc, const void* input, void* output);
 
 #endif /* SIMDAX_OPERATOR_H */

@@ -11,14 +11,14 @@
  * fields it has). Buffers are bound by operand index with their length,
  * so that an undersized buffer is refused instead of overrun. */
 typedef enum simdax_structure_type {
-    SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO = 1, /* simdax_log_softmax_create_info */
-    SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO = 2,     /* simdax_softmax_create_info */
-    SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO = 3,     /* simdax_hardmax_create_info */
-    SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO = 4,         /* simdax_mvn_create_info */
+    SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO = 1,  /* simdax_log_softmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO = 2,      /* simdax_softmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO = 3,      /* simdax_hardmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO = 4,          /* simdax_mvn_create_info */
     SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO = 5, /* simdax_hard_sigmoid_create_info */
-    SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO = 6,  /* simdax_activation_create_info */
-    SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO = 7,        /* simdax_cast_create_info */
-    SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS = 100       /* simdax_operand_bindings */
+    SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO = 6,   /* simdax_activation_create_info */
+    SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO = 7,         /* simdax_cast_create_info */
+    SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS = 100        /* simdax_operand_bindings */
 } simdax_structure_type;
 
 typedef struct simdax_structure_header {
@@ -28,7 +28,8 @@ typedef struct simdax_structure_header {
 
 /* A structure's header: SIMDAX_HEADER(simdax_softmax_create_info,
  * SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO). */
-#define SIMDAX_HEADER(structure, type) { (type), (uint32_t)sizeof(structure) }
+#define SIMDAX_HEADER(structure, type) \
+    { (type), (uint32_t)sizeof(structure) }
 
 /* One create-info structure per operator: the header's type names the
  * operator, the descriptor follows. */

@@ -11,6 +11,7 @@
 namespace simdax::kernels::avx512fp16 {
 
 extern const IsaKernels kTable;
-const IsaKernels kTable = {{DtypeKernels{}, native_f16_kernels(), DtypeKernels{}, DtypeKernels{}}, &cpu_facts};
+const IsaKernels kTable = {{DtypeKernels{}, native_f16_kernels(), DtypeKernels{}, DtypeKernels{}},
+                           &cpu_facts};
 
 }  // namespace simdax::kernels::avx512fp16

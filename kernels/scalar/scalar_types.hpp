@@ -9,11 +9,23 @@
 
 namespace simdax::kernels::scalar {
 
-struct Half { uint16_t bits; };
-struct BFloat { uint16_t bits; };
+struct Half {
+    uint16_t bits;
+};
+struct BFloat {
+    uint16_t bits;
+};
 
-inline float bits_to_float(uint32_t b) { float f; std::memcpy(&f, &b, 4); return f; }
-inline uint32_t float_to_bits(float f) { uint32_t b; std::memcpy(&b, &f, 4); return b; }
+inline float bits_to_float(uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+}
+inline uint32_t float_to_bits(float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+}
 
 inline float half_to_float(uint16_t h) {
     const uint32_t sign = uint32_t(h & 0x8000u) << 16;
@@ -51,35 +63,42 @@ inline uint16_t float_to_bfloat(float f) {
 }
 
 // Per storage type: the compute type and the conversions.
-template <class T> struct Storage;
-template <> struct Storage<float> {
+template <class T>
+struct Storage;
+template <>
+struct Storage<float> {
     using Acc = float;
     static float load(float v) { return v; }
     static float store(float v) { return v; }
 };
-template <> struct Storage<double> {
+template <>
+struct Storage<double> {
     using Acc = double;
     static double load(double v) { return v; }
     static double store(double v) { return v; }
 };
-template <> struct Storage<Half> {
+template <>
+struct Storage<Half> {
     using Acc = float;
     static float load(Half v) { return half_to_float(v.bits); }
     static Half store(float v) { return Half{float_to_half(v)}; }
 };
-template <> struct Storage<BFloat> {
+template <>
+struct Storage<BFloat> {
     using Acc = float;
     static float load(BFloat v) { return bfloat_to_float(v.bits); }
     static BFloat store(float v) { return BFloat{float_to_bfloat(v)}; }
 };
 
 // Through memcpy: buffers may sit at any byte address.
-template <class T> inline typename Storage<T>::Acc ld(const void* p, ptrdiff_t i) {
+template <class T>
+inline typename Storage<T>::Acc ld(const void* p, ptrdiff_t i) {
     T v;
     std::memcpy(&v, static_cast<const char*>(p) + i * ptrdiff_t(sizeof(T)), sizeof(T));
     return Storage<T>::load(v);
 }
-template <class T> inline void st(void* p, ptrdiff_t i, typename Storage<T>::Acc v) {
+template <class T>
+inline void st(void* p, ptrdiff_t i, typename Storage<T>::Acc v) {
     const T s = Storage<T>::store(v);
     std::memcpy(static_cast<char*>(p) + i * ptrdiff_t(sizeof(T)), &s, sizeof(T));
 }

@@ -89,16 +89,12 @@ void act_map(const ActParams& a, const T* x, T* y, size_t n) {
         case SIMDAX_ACTIVATION_IDENTITY:
             if (x != y) map(x, y, n, [](R v) { return v; });
             return;
-        case SIMDAX_ACTIVATION_LINEAR:
-            return map(x, y, n, [=](R v) { return V::fma(al, v, be); });
-        case SIMDAX_ACTIVATION_RELU:
-            return map(x, y, n, [=](R v) { return V::max(zero, v); });
+        case SIMDAX_ACTIVATION_LINEAR: return map(x, y, n, [=](R v) { return V::fma(al, v, be); });
+        case SIMDAX_ACTIVATION_RELU: return map(x, y, n, [=](R v) { return V::max(zero, v); });
         case SIMDAX_ACTIVATION_LEAKY_RELU:
             return map(x, y, n, [=](R v) { return V::blend(V::ge(v, zero), V::mul(al, v), v); });
         case SIMDAX_ACTIVATION_ELU:
-            return map(x, y, n, [=](R v) {
-                return V::blend(V::ge(v, zero), V::mul(al, vexpm1(v)), v);
-            });
+            return map(x, y, n, [=](R v) { return V::blend(V::ge(v, zero), V::mul(al, vexpm1(v)), v); });
         case SIMDAX_ACTIVATION_CELU:
             if (a.alpha < 0) {  // x < 0: t = x/alpha > 0, alpha*expm1(t) may overflow
                 const R half = V::set1(E(0.5)), two = V::set1(E(2));
@@ -120,9 +116,8 @@ void act_map(const ActParams& a, const T* x, T* y, size_t n) {
                     return V::blend(V::gt(v, zero), V::mul(ga, V::mul(al, vexpm1(v))), V::mul(ga, v));
                 });
             const R gal = V::set1(E(a.gamma) * E(a.alpha));
-            return map(x, y, n, [=](R v) {
-                return V::blend(V::gt(v, zero), V::mul(gal, vexpm1(v)), V::mul(ga, v));
-            });
+            return map(x, y, n,
+                       [=](R v) { return V::blend(V::gt(v, zero), V::mul(gal, vexpm1(v)), V::mul(ga, v)); });
         }
         case SIMDAX_ACTIVATION_SIGMOID:
             return map(x, y, n, [=](R v) {
@@ -131,8 +126,7 @@ void act_map(const ActParams& a, const T* x, T* y, size_t n) {
             });
         case SIMDAX_ACTIVATION_HARD_SIGMOID:
             return map(x, y, n, [=](R v) { return V::max(zero, V::min(one, V::fma(al, v, be))); });
-        case SIMDAX_ACTIVATION_TANH:
-            return map(x, y, n, [](R v) { return tanh_v<V>(v); });
+        case SIMDAX_ACTIVATION_TANH: return map(x, y, n, [](R v) { return tanh_v<V>(v); });
         case SIMDAX_ACTIVATION_SCALED_TANH:
             return map(x, y, n, [=](R v) { return V::mul(al, tanh_v<V>(V::mul(be, v))); });
         case SIMDAX_ACTIVATION_SOFTPLUS:
@@ -150,7 +144,8 @@ void act_map(const ActParams& a, const T* x, T* y, size_t n) {
             if (!std::isfinite(E(ab_exact)) || (E(ab_exact) == E(0) && ab_exact != 0.0))
                 return map(x, y, n, [=](R v) {
                     const R t = V::mul(be, v);
-                    return V::add(V::blend(V::gt(t, zero), zero, V::mul(al, t)), V::mul(al, softplus_tail<V>(t)));
+                    return V::add(V::blend(V::gt(t, zero), zero, V::mul(al, t)),
+                                  V::mul(al, softplus_tail<V>(t)));
                 });
             const R ab = V::set1(E(double(a.alpha) * double(a.beta)));
             return map(x, y, n, [=](R v) {
@@ -171,8 +166,7 @@ void act_map(const ActParams& a, const T* x, T* y, size_t n) {
                 return V::blend(V::not_le(v, be), r, V::sub(v, al));
             });
         }
-        case SIMDAX_ACTIVATION_GELU:
-            return map(x, y, n, [](R v) { return gelu_v<V>(v); });
+        case SIMDAX_ACTIVATION_GELU: return map(x, y, n, [](R v) { return gelu_v<V>(v); });
     }
     // Unknown type (validated away by the planner): leave y as x.
     if (x != y) map(x, y, n, [](R v) { return v; });

@@ -14,8 +14,8 @@
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 namespace erfc32 {
-constexpr float kG[11] = {-0x1.1e0036p-1f, 0x1.23ff4ap-1f,  0x1.01f718p-6f,  -0x1.e2d79ap-6f,
-                          -0x1.11d1cep-10f, 0x1.e5f3bcp-9f, -0x1.24521ap-12f, -0x1.182ae4p-11f,
+constexpr float kG[11] = {-0x1.1e0036p-1f,  0x1.23ff4ap-1f,  0x1.01f718p-6f,   -0x1.e2d79ap-6f,
+                          -0x1.11d1cep-10f, 0x1.e5f3bcp-9f,  -0x1.24521ap-12f, -0x1.182ae4p-11f,
                           0x1.171272p-13f,  0x1.cc6866p-15f, -0x1.94dee6p-16f};
 }  // namespace erfc32
 

@@ -27,10 +27,8 @@ constexpr float kC[6] = {0x1.000002p+0f, 0x1.62e428p-1f, 0x1.ebf918p-3f,
 // Degree 4 (relative error 2.6e-6, 2.7e-6 measured in float): for sums whose
 // error only enters through a log (LogSoftmax: an absolute 2.7e-6 of docs/spec.md's
 // 1e-5), one FMA less per element.
-constexpr float kF4[5] = {0x1.00002cp+0f, 0x1.62d166p-1f, 0x1.ee798ap-3f, 0x1.aa13f0p-5f,
-                          0x1.bb7cd4p-7f};
-constexpr float kC4[5] = {0x1.ffffe8p-1f, 0x1.62e0dcp-1f, 0x1.ec06dap-3f, 0x1.ca1440p-5f,
-                          0x1.3997d6p-7f};
+constexpr float kF4[5] = {0x1.00002cp+0f, 0x1.62d166p-1f, 0x1.ee798ap-3f, 0x1.aa13f0p-5f, 0x1.bb7cd4p-7f};
+constexpr float kC4[5] = {0x1.ffffe8p-1f, 0x1.62e0dcp-1f, 0x1.ec06dap-3f, 0x1.ca1440p-5f, 0x1.3997d6p-7f};
 // Degree 3 with 2^0 = 1 exact (relative error 1.03e-4 on [0, 1], 1.01e-4
 // on [-1/2, 1/2], Remez with the constant pinned): for float16/bfloat16.
 // Softmax's e_i / sum is then off by at most twice that plus float
@@ -47,9 +45,12 @@ constexpr float kLog2e = 0x1.715476p+0f;
 template <int DEG>
 constexpr const float* coeffs() {
     static_assert(DEG >= 3 && DEG <= 5);
-    if constexpr (DEG == 3) return VF::kExp2FloorFrac ? kF3 : kC3;
-    else if constexpr (DEG == 4) return VF::kExp2FloorFrac ? kF4 : kC4;
-    else return VF::kExp2FloorFrac ? kF : kC;
+    if constexpr (DEG == 3)
+        return VF::kExp2FloorFrac ? kF3 : kC3;
+    else if constexpr (DEG == 4)
+        return VF::kExp2FloorFrac ? kF4 : kC4;
+    else
+        return VF::kExp2FloorFrac ? kF : kC;
 }
 }  // namespace exp2f32
 

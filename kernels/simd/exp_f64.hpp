@@ -18,8 +18,8 @@ struct ExpCoeffs<double> {
     static constexpr double kLog2e = 0x1.71547652b82fep+0;
     static constexpr double kLn2Hi = 0x1.62e42fefa39efp-1;
     static constexpr double kLn2Lo = 0x1.abc9e3b39803fp-56;
-    static constexpr double kQ[10] = {0x1.0000000000001p-1, 0x1.5555555555556p-3, 0x1.5555555553d68p-5,
-                                      0x1.11111111109b5p-7, 0x1.6c16c17889ef1p-10, 0x1.a01a01a7c2efep-13,
+    static constexpr double kQ[10] = {0x1.0000000000001p-1,  0x1.5555555555556p-3,  0x1.5555555553d68p-5,
+                                      0x1.11111111109b5p-7,  0x1.6c16c17889ef1p-10, 0x1.a01a01a7c2efep-13,
                                       0x1.a019b9149a41cp-16, 0x1.71de0db2f6b19p-19, 0x1.28917c89a43a7p-22,
                                       0x1.af389ecfc4b9cp-26};
     static constexpr double kMin = -746.0, kMax = 710.0, kMinM1 = -709.0;

@@ -41,9 +41,9 @@ constexpr size_t kColPrefetch = 8;
 // next lane block (so only a call's first block waits on memory), and for
 // the first block its own rows kColPrefetch ahead.
 struct ColPrefetch {
-    ptrdiff_t next = 0;      // elements from this block's lane 0 to the next block's
-    size_t next_bytes = 0;   // bytes of a row of the next block (0: none)
-    bool ahead = false;      // prefetch this block's rows ahead
+    ptrdiff_t next = 0;     // elements from this block's lane 0 to the next block's
+    size_t next_bytes = 0;  // bytes of a row of the next block (0: none)
+    bool ahead = false;     // prefetch this block's rows ahead
 };
 
 template <class V, size_t B = 4>

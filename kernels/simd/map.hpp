@@ -98,7 +98,8 @@ inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
                 SIMDAX_UNROLL for (size_t q = 0; q < 4; ++q) {
                     const T* xs = x + i + q * P + j;
                     T* ys = y + i + q * P + j;
-                    SIMDAX_UNROLL for (size_t v = 0; v < L; ++v) V::stream(ys + v * V::N, f(V::load(xs + v * V::N)));
+                    SIMDAX_UNROLL for (size_t v = 0; v < L; ++v)
+                        V::stream(ys + v * V::N, f(V::load(xs + v * V::N)));
                 }
             }
         }

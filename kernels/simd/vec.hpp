@@ -48,8 +48,10 @@ struct HasPairStore<V, S, std::void_t<decltype(V::store2(std::declval<S*>(), V::
 template <class V, class S>
 SIMDAX_INLINE void store_pair(S* p, typename V::R a, typename V::R b, bool stream = false) {
     if constexpr (HasPairStore<V, S>::value) {
-        if (stream) V::stream2(p, a, b);
-        else V::store2(p, a, b);
+        if (stream)
+            V::stream2(p, a, b);
+        else
+            V::store2(p, a, b);
     } else if (stream) {
         V::stream(p, a);
         V::stream(p + V::N, b);
@@ -60,16 +62,23 @@ SIMDAX_INLINE void store_pair(S* p, typename V::R a, typename V::R b, bool strea
 }
 
 // float32, float16 and bfloat16 compute in float; float64 in double.
-template <class T> struct VecOf { using type = VF; };
-template <> struct VecOf<double> { using type = VD; };
-template <class T> using Vec = typename VecOf<T>::type;
+template <class T>
+struct VecOf {
+    using type = VF;
+};
+template <>
+struct VecOf<double> {
+    using type = VD;
+};
+template <class T>
+using Vec = typename VecOf<T>::type;
 
 // One element to its compute type.
 inline float to_e(float v) { return v; }
 inline double to_e(double v) { return v; }
 #if defined(__aarch64__)
 inline float to_e(F16 v) { return f16_to_float(v.bits); }
-inline void vec_scope_end() {}  // no upper-state transitions on AArch64
+inline void vec_scope_end() {}                      // no upper-state transitions on AArch64
 inline bool interleave_streams() { return false; }  // stream() is a plain store
 #else
 inline float to_e(F16 v) { return _cvtsh_ss(v.bits); }
@@ -121,14 +130,17 @@ SIMDAX_INLINE void load4(const T* x, size_t i, typename Vec<T>::E* copy, typenam
 
 // A compute vector held in double: H vectors of VD. Used where float
 // accumulation over many terms would lose the accuracy docs/spec.md asks for.
-template <class V> struct Wide;
-template <> struct Wide<VD> {
+template <class V>
+struct Wide;
+template <>
+struct Wide<VD> {
     static constexpr int H = 1;
     VD::R h[1];
     static Wide from(VD::R v) { return Wide{{v}}; }
     VD::R narrow() const { return h[0]; }
 };
-template <> struct Wide<VF> {
+template <>
+struct Wide<VF> {
     static constexpr int H = 2;
     VD::R h[2];
     static Wide from(VF::R v) {

@@ -51,9 +51,21 @@ inline __m256i tail_load(const void* p, size_t bytes) {
     const uint64_t t = tail_bytes_lt8(s + (bytes & ~size_t(7)), bytes & 7);
     uint64_t a = t, b = 0, c = 0, d = 0;
     switch (bytes >> 3) {
-        case 1: a = ld8(s); b = t; break;
-        case 2: a = ld8(s); b = ld8(s + 8); c = t; break;
-        case 3: a = ld8(s); b = ld8(s + 8); c = ld8(s + 16); d = t; break;
+        case 1:
+            a = ld8(s);
+            b = t;
+            break;
+        case 2:
+            a = ld8(s);
+            b = ld8(s + 8);
+            c = t;
+            break;
+        case 3:
+            a = ld8(s);
+            b = ld8(s + 8);
+            c = ld8(s + 16);
+            d = t;
+            break;
         default: break;
     }
     const __m128i lo = _mm_insert_epi64(_mm_cvtsi64_si128((long long)a), (long long)b, 1);
@@ -124,8 +136,7 @@ struct Avx2Vec : Base {
 struct VD : Avx2Vec<VD, XsimdIeee<double, XArch>> {
     static M lanes(size_t n) {
         const long long c = (long long)(n > N ? N : n);
-        return _mm256_castsi256_pd(
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x(c), _mm256_setr_epi64x(0, 1, 2, 3)));
+        return _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(c), _mm256_setr_epi64x(0, 1, 2, 3)));
     }
     // Non-temporal store (none in xsimd 8.1); p 32-byte aligned.
     static void stream(double* p, R v) { _mm256_stream_pd(p, v); }
@@ -138,16 +149,20 @@ struct VD : Avx2Vec<VD, XsimdIeee<double, XArch>> {
     static unsigned bits(M m) { return unsigned(_mm256_movemask_pd(m)); }
     static double hmax(R v) { return x86_reduce::hmax(__m256d(v)); }
     static double hsum(R v) { return x86_reduce::hsum(__m256d(v)); }
-    static double hmax_n(R v, size_t n) { return n <= 2 ? x86_reduce::hmax(_mm256_castpd256_pd128(v)) : hmax(v); }
-    static double hsum_n(R v, size_t n) { return n <= 2 ? x86_reduce::hsum(_mm256_castpd256_pd128(v)) : hsum(v); }
+    static double hmax_n(R v, size_t n) {
+        return n <= 2 ? x86_reduce::hmax(_mm256_castpd256_pd128(v)) : hmax(v);
+    }
+    static double hsum_n(R v, size_t n) {
+        return n <= 2 ? x86_reduce::hsum(_mm256_castpd256_pd128(v)) : hsum(v);
+    }
     static double first(R v) { return _mm256_cvtsd_f64(v); }
 };
 
 struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
-    using XsimdVF::load;
-    using XsimdVF::store;
     using Avx2Vec::loadn;
     using Avx2Vec::storen;
+    using XsimdVF::load;
+    using XsimdVF::store;
 
     static M lanes(size_t n) {
         const int c = int(n > N ? N : n);
@@ -171,7 +186,9 @@ struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
     // float16 and bfloat16 (no 16-bit float types in xsimd 8.1).
     // float16 via F16C, round to nearest-even on store.
     static __m128i to_f16(R v) { return _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
-    static R load(const F16* p) { return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
+    static R load(const F16* p) {
+        return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    }
     static R loadn(const F16* p, size_t n, R fill) {
         return blend(lanes(n), fill, _mm256_cvtph_ps(load_bits_n(p, n)));
     }
@@ -199,8 +216,12 @@ struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
     static unsigned bits(M m) { return unsigned(_mm256_movemask_ps(m)); }
     static float hmax(R v) { return x86_reduce::hmax(__m256(v)); }
     static float hsum(R v) { return x86_reduce::hsum(__m256(v)); }
-    static float hmax_n(R v, size_t n) { return n <= 4 ? x86_reduce::hmax(_mm256_castps256_ps128(v)) : hmax(v); }
-    static float hsum_n(R v, size_t n) { return n <= 4 ? x86_reduce::hsum(_mm256_castps256_ps128(v)) : hsum(v); }
+    static float hmax_n(R v, size_t n) {
+        return n <= 4 ? x86_reduce::hmax(_mm256_castps256_ps128(v)) : hmax(v);
+    }
+    static float hsum_n(R v, size_t n) {
+        return n <= 4 ? x86_reduce::hsum(_mm256_castps256_ps128(v)) : hsum(v);
+    }
     static float first(R v) { return _mm256_cvtss_f32(v); }
 };
 

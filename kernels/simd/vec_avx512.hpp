@@ -181,18 +181,26 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
         }
     }
     template <class H, class = IfHalf<H>>
-    static R load(const H* p) { return widen16(H{}, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))); }
+    static R load(const H* p) {
+        return widen16(H{}, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+    }
     template <class H, class = IfHalf<H>>
     static R loadn(const H* p, size_t n, R fill) {
         const M m = lanes(n);
         return _mm512_mask_mov_ps(fill, m, widen16(H{}, _mm256_maskz_loadu_epi16(m, p)));
     }
     template <class H, class = IfHalf<H>>
-    static void store(H* p, R v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), narrow16(H{}, v)); }
+    static void store(H* p, R v) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), narrow16(H{}, v));
+    }
     template <class H, class = IfHalf<H>>
-    static void storen(H* p, R v, size_t n) { _mm256_mask_storeu_epi16(p, lanes(n), narrow16(H{}, v)); }
+    static void storen(H* p, R v, size_t n) {
+        _mm256_mask_storeu_epi16(p, lanes(n), narrow16(H{}, v));
+    }
     template <class H, class = IfHalf<H>>
-    static void stream(H* p, R v) { _mm256_stream_si256(reinterpret_cast<__m256i*>(p), narrow16(H{}, v)); }
+    static void stream(H* p, R v) {
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(p), narrow16(H{}, v));
+    }
 
     // exp2_f32.hpp's split: f = t - floor(t) (one VREDUCEPS); scalef takes
     // floor(k) itself. t = -inf gives f = 0, k = -inf: 2^-inf = 0. NaN stays

@@ -38,7 +38,9 @@ struct VH {
     static void stream(H16* p, R v) {  // p 64-byte aligned
         _mm512_stream_si512(reinterpret_cast<__m512i*>(p), _mm512_castph_si512(v));
     }
-    static void storen(H16* p, R v, size_t n) { _mm512_mask_storeu_epi16(p, lanes(n), _mm512_castph_si512(v)); }
+    static void storen(H16* p, R v, size_t n) {
+        _mm512_mask_storeu_epi16(p, lanes(n), _mm512_castph_si512(v));
+    }
 
     static R add(R a, R b) { return _mm512_add_ph(a, b); }
     static R sub(R a, R b) { return _mm512_sub_ph(a, b); }
@@ -66,7 +68,10 @@ struct VH {
 
 static_assert(VecLaneContract<VH, H16>::ok);
 
-template <> struct VecOf<H16> { using type = VH; };
+template <>
+struct VecOf<H16> {
+    using type = VH;
+};
 
 inline _Float16 to_e(H16 v) {
     _Float16 h;

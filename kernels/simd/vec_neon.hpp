@@ -27,9 +27,13 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 namespace neon_bits {
 // Storage types are a single uint16_t: their arrays are uint16_t arrays.
 template <class H>
-inline const uint16_t* u16(const H* p) { return reinterpret_cast<const uint16_t*>(p); }
+inline const uint16_t* u16(const H* p) {
+    return reinterpret_cast<const uint16_t*>(p);
+}
 template <class H>
-inline uint16_t* u16(H* p) { return reinterpret_cast<uint16_t*>(p); }
+inline uint16_t* u16(H* p) {
+    return reinterpret_cast<uint16_t*>(p);
+}
 
 // Four 16-bit lanes from p[0..n), n <= 4; missing lanes are 0.
 inline uint16x4_t load4n(const uint16_t* p, size_t n) {
@@ -37,11 +41,12 @@ inline uint16x4_t load4n(const uint16_t* p, size_t n) {
     switch (n) {
         case 0: return r;
         case 1: return vld1_lane_u16(p, r, 0);
-        case 2: return vreinterpret_u16_u32(vld1_lane_u32(reinterpret_cast<const uint32_t*>(p),
-                                                          vreinterpret_u32_u16(r), 0));
+        case 2:
+            return vreinterpret_u16_u32(
+                vld1_lane_u32(reinterpret_cast<const uint32_t*>(p), vreinterpret_u32_u16(r), 0));
         case 3:
-            r = vreinterpret_u16_u32(vld1_lane_u32(reinterpret_cast<const uint32_t*>(p),
-                                                   vreinterpret_u32_u16(r), 0));
+            r = vreinterpret_u16_u32(
+                vld1_lane_u32(reinterpret_cast<const uint32_t*>(p), vreinterpret_u32_u16(r), 0));
             return vld1_lane_u16(p + 2, r, 2);
         default: return vld1_u16(p);
     }
@@ -65,7 +70,7 @@ inline void store4n(uint16_t* p, uint16x4_t v, size_t n) {
 // a reciprocal-estimate approximation, not IEEE.
 struct VD : XsimdIeee<double, xsimd::neon64> {
     static R fnma(R a, R b, R c) { return vfmsq_f64(c, a, b); }  // c - a*b
-    static R round(R v) { return vrndnq_f64(v); }                 // ties to even
+    static R round(R v) { return vrndnq_f64(v); }                // ties to even
 
     // Tails (xsimd 8.1 has no masked load/store).
     static M lanes(size_t n) {
@@ -101,7 +106,9 @@ struct VD : XsimdIeee<double, xsimd::neon64> {
 struct Halves {
     static float64x2_t lo(float32x4_t v) { return vcvt_f64_f32(vget_low_f32(v)); }
     static float64x2_t hi(float32x4_t v) { return vcvt_high_f64_f32(v); }
-    static float32x4_t join(float64x2_t lo, float64x2_t hi) { return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi); }
+    static float32x4_t join(float64x2_t lo, float64x2_t hi) {
+        return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi);
+    }
 };
 
 struct VF : XsimdVF<xsimd::neon64, Halves> {
@@ -109,7 +116,7 @@ struct VF : XsimdVF<xsimd::neon64, Halves> {
     using XsimdVF::store;
     static R sqrt(R a) { return vsqrtq_f32(a); }
     static R fnma(R a, R b, R c) { return vfmsq_f32(c, a, b); }  // c - a*b
-    static R round(R v) { return vrndnq_f32(v); }                 // ties to even
+    static R round(R v) { return vrndnq_f32(v); }                // ties to even
 
     // Tails (xsimd 8.1 has no masked load/store).
     static M lanes(size_t n) {
@@ -130,9 +137,7 @@ struct VF : XsimdVF<xsimd::neon64, Halves> {
             case 0: return;
             case 1: return vst1q_lane_f32(p, v, 0);
             case 2: return vst1_f32(p, vget_low_f32(v));
-            case 3:
-                vst1_f32(p, vget_low_f32(v));
-                return vst1q_lane_f32(p + 2, v, 2);
+            case 3: vst1_f32(p, vget_low_f32(v)); return vst1q_lane_f32(p + 2, v, 2);
             default: return store(p, v);
         }
     }
@@ -149,18 +154,26 @@ struct VF : XsimdVF<xsimd::neon64, Halves> {
     static R widen16(BF16, uint16x4_t h) { return vreinterpretq_f32_u32(vshll_n_u16(h, 16)); }
     static uint16x4_t narrow16(BF16, R v) { return vshrn_n_u32(vreinterpretq_u32_s32(bf16_upper(v)), 16); }
     template <class H, class = IfHalf<H>>
-    static R load(const H* p) { return widen16(H{}, vld1_u16(neon_bits::u16(p))); }
+    static R load(const H* p) {
+        return widen16(H{}, vld1_u16(neon_bits::u16(p)));
+    }
     template <class H, class = IfHalf<H>>
     static R loadn(const H* p, size_t n, R fill) {
         if (n >= N) return load(p);
         return blend(lanes(n), fill, widen16(H{}, neon_bits::load4n(neon_bits::u16(p), n)));
     }
     template <class H, class = IfHalf<H>>
-    static void store(H* p, R v) { vst1_u16(neon_bits::u16(p), narrow16(H{}, v)); }
+    static void store(H* p, R v) {
+        vst1_u16(neon_bits::u16(p), narrow16(H{}, v));
+    }
     template <class H, class = IfHalf<H>>
-    static void storen(H* p, R v, size_t n) { neon_bits::store4n(neon_bits::u16(p), narrow16(H{}, v), n); }
+    static void storen(H* p, R v, size_t n) {
+        neon_bits::store4n(neon_bits::u16(p), narrow16(H{}, v), n);
+    }
     template <class H, class = IfHalf<H>>
-    static void stream(H* p, R v) { store(p, v); }
+    static void stream(H* p, R v) {
+        store(p, v);
+    }
 
     // Bitmask, horizontal max, lane 0 in a register: none in xsimd 8.1.
     static unsigned bits(M m) {

@@ -82,7 +82,10 @@ struct VH {
 
 static_assert(VecLaneContract<VH, H16>::ok);
 
-template <> struct VecOf<H16> { using type = VH; };
+template <>
+struct VecOf<H16> {
+    using type = VH;
+};
 
 inline float16_t to_e(H16 v) {
     float16_t h;

@@ -19,8 +19,12 @@ inline float hsum(__m128 s) {
 inline double hmax(__m128d m) { return _mm_cvtsd_f64(_mm_max_sd(m, _mm_unpackhi_pd(m, m))); }
 inline double hsum(__m128d s) { return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s))); }
 
-inline float hmax(__m256 v) { return hmax(_mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1))); }
-inline float hsum(__m256 v) { return hsum(_mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1))); }
+inline float hmax(__m256 v) {
+    return hmax(_mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1)));
+}
+inline float hsum(__m256 v) {
+    return hsum(_mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1)));
+}
 inline double hmax(__m256d v) {
     return hmax(_mm_max_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1)));
 }

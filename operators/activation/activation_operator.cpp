@@ -39,13 +39,27 @@ void describe_activation(const Problem& p, TextLine* l) { add_activation(l, "act
 SIMDAX_CHECK_INFO_LAYOUT(simdax_hard_sigmoid_create_info);
 SIMDAX_CHECK_INFO_LAYOUT(simdax_activation_create_info);
 
-extern const OperatorDef kHardSigmoidOperator{
-    SIMDAX_OPERATOR_HARD_SIGMOID, "HardSigmoid", SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO,
-    sizeof(simdax_hard_sigmoid_create_info), validate_hard_sigmoid, false, false, int64_t(1) << 17,
-    nullptr, run_plan<ActivationPasses>, describe_activation};
-extern const OperatorDef kActivationOperator{
-    SIMDAX_OPERATOR_ACTIVATION, "Activation", SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO,
-    sizeof(simdax_activation_create_info), validate_activation, false, false, int64_t(1) << 17,
-    nullptr, run_plan<ActivationPasses>, describe_activation};
+extern const OperatorDef kHardSigmoidOperator{SIMDAX_OPERATOR_HARD_SIGMOID,
+                                              "HardSigmoid",
+                                              SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO,
+                                              sizeof(simdax_hard_sigmoid_create_info),
+                                              validate_hard_sigmoid,
+                                              false,
+                                              false,
+                                              int64_t(1) << 17,
+                                              nullptr,
+                                              run_plan<ActivationPasses>,
+                                              describe_activation};
+extern const OperatorDef kActivationOperator{SIMDAX_OPERATOR_ACTIVATION,
+                                             "Activation",
+                                             SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO,
+                                             sizeof(simdax_activation_create_info),
+                                             validate_activation,
+                                             false,
+                                             false,
+                                             int64_t(1) << 17,
+                                             nullptr,
+                                             run_plan<ActivationPasses>,
+                                             describe_activation};
 
 }  // namespace simdax

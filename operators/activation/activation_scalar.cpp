@@ -91,8 +91,7 @@ void activation(const void* x, void* y, size_t n, const ActParams* a) {
     const ActParams p = *a;
     switch (p.type) {
         case SIMDAX_ACTIVATION_IDENTITY: return map<T>(x, y, n, [](Acc v) { return v; });
-        case SIMDAX_ACTIVATION_RELU:
-            return map<T>(x, y, n, [](Acc v) { return v < Acc(0) ? Acc(0) : v; });
+        case SIMDAX_ACTIVATION_RELU: return map<T>(x, y, n, [](Acc v) { return v < Acc(0) ? Acc(0) : v; });
         case SIMDAX_ACTIVATION_HARD_SIGMOID: {
             const Acc al = Acc(p.alpha), be = Acc(p.beta);
             return map<T>(x, y, n, [al, be](Acc v) {

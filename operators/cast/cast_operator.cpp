@@ -38,9 +38,17 @@ void describe_cast(const Problem& p, TextLine* l) {
 
 SIMDAX_CHECK_INFO_LAYOUT(simdax_cast_create_info);
 
-extern const OperatorDef kCastOperator{
-    SIMDAX_OPERATOR_CAST, "Cast", SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO, sizeof(simdax_cast_create_info),
-    validate_cast, false, false, int64_t(1) << 17, nullptr, run_plan<CastPasses>, describe_cast};
+extern const OperatorDef kCastOperator{SIMDAX_OPERATOR_CAST,
+                                       "Cast",
+                                       SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO,
+                                       sizeof(simdax_cast_create_info),
+                                       validate_cast,
+                                       false,
+                                       false,
+                                       int64_t(1) << 17,
+                                       nullptr,
+                                       run_plan<CastPasses>,
+                                       describe_cast};
 
 }  // namespace simdax
 

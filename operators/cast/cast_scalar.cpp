@@ -10,8 +10,8 @@ namespace {
 
 template <class T, class U>
 void cast_run(const void* x, void* y, size_t n) {
-    constexpr bool narrow_twice = std::is_same_v<T, double> && !std::is_same_v<U, float> &&
-                                  !std::is_same_v<U, double>;
+    constexpr bool narrow_twice =
+        std::is_same_v<T, double> && !std::is_same_v<U, float> && !std::is_same_v<U, double>;
     for (size_t i = 0; i < n; ++i) {
         if constexpr (narrow_twice)
             st<U>(y, ptrdiff_t(i), round_to_odd(ld<T>(x, ptrdiff_t(i))));
@@ -23,13 +23,21 @@ void cast_run(const void* x, void* y, size_t n) {
 }  // namespace
 
 template <class T>
-void cast_to_f32(const void* x, void* y, size_t n) { cast_run<T, float>(x, y, n); }
+void cast_to_f32(const void* x, void* y, size_t n) {
+    cast_run<T, float>(x, y, n);
+}
 template <class T>
-void cast_to_f16(const void* x, void* y, size_t n) { cast_run<T, Half>(x, y, n); }
+void cast_to_f16(const void* x, void* y, size_t n) {
+    cast_run<T, Half>(x, y, n);
+}
 template <class T>
-void cast_to_bf16(const void* x, void* y, size_t n) { cast_run<T, BFloat>(x, y, n); }
+void cast_to_bf16(const void* x, void* y, size_t n) {
+    cast_run<T, BFloat>(x, y, n);
+}
 template <class T>
-void cast_to_f64(const void* x, void* y, size_t n) { cast_run<T, double>(x, y, n); }
+void cast_to_f64(const void* x, void* y, size_t n) {
+    cast_run<T, double>(x, y, n);
+}
 
 #define SIMDAX_SCALAR_INSTANTIATE_CAST(T) SIMDAX_CAST_SLOTS(SIMDAX_SLOT_INSTANTIATE, T)
 SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_INSTANTIATE_CAST)

@@ -5,7 +5,7 @@
 
 #include "kernel_types.hpp"
 
-#define SIMDAX_CAST_SLOTS(X, A)                           \
+#define SIMDAX_CAST_SLOTS(X, A)                            \
     X(A, cast_to_f32, (const void* x, void* y, size_t n))  \
     X(A, cast_to_f16, (const void* x, void* y, size_t n))  \
     X(A, cast_to_bf16, (const void* x, void* y, size_t n)) \

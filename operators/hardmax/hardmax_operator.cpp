@@ -25,7 +25,9 @@ struct HardmaxPasses {
     static State finish(const Plan&, const State& s, VisitGroup&&) {
         return s;
     }
-    static void output(const Plan& p, const Piece& c, const State& s) { p.k.hardmax_out(c.at[kY], c.n, c.pos, &s); }
+    static void output(const Plan& p, const Piece& c, const State& s) {
+        p.k.hardmax_out(c.at[kY], c.n, c.pos, &s);
+    }
     static void cols(const Plan& p, char* const* at, size_t r, size_t k, bool) {
         p.k.hardmax_cols(at[kX], at[kY], r, k, p.inner.stride[kX][0], p.inner.stride[kY][0]);
     }
@@ -40,9 +42,16 @@ RowsFn rows_kernel(const DtypeKernels& k) { return k.hardmax_rows; }
 
 SIMDAX_CHECK_INFO_LAYOUT(simdax_hardmax_create_info);
 
-extern const OperatorDef kHardmaxOperator{
-    SIMDAX_OPERATOR_HARDMAX, "Hardmax", SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO,
-    sizeof(simdax_hardmax_create_info), validate_axes_op, true, false, int64_t(1) << 15,
-    rows_kernel, run_plan<HardmaxPasses>, nullptr};
+extern const OperatorDef kHardmaxOperator{SIMDAX_OPERATOR_HARDMAX,
+                                          "Hardmax",
+                                          SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO,
+                                          sizeof(simdax_hardmax_create_info),
+                                          validate_axes_op,
+                                          true,
+                                          false,
+                                          int64_t(1) << 15,
+                                          rows_kernel,
+                                          run_plan<HardmaxPasses>,
+                                          nullptr};
 
 }  // namespace simdax

@@ -68,8 +68,7 @@ void hardmax_out(void* y, size_t n, int64_t base, const ArgMax* s) {
 
 template <class T>
 void hardmax_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
-    for (size_t g = 0; g < rows; ++g)
-        hardmax_cols<T>(row_at<T>(x, g, xrs), row_at<T>(y, g, yrs), n, 1, 1, 1);
+    for (size_t g = 0; g < rows; ++g) hardmax_cols<T>(row_at<T>(x, g, xrs), row_at<T>(y, g, yrs), n, 1, 1, 1);
 }
 
 #define SIMDAX_SCALAR_INSTANTIATE_HARDMAX(T) SIMDAX_HARDMAX_SLOTS(SIMDAX_SLOT_INSTANTIATE, T)

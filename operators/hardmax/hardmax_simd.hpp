@@ -121,7 +121,8 @@ void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
         T* row = y + ptrdiff_t(j) * yrs;
         if (j + kColPrefetch < r) prefetch_row(row + ptrdiff_t(kColPrefetch) * yrs, bytes, true);
         const R jv = V::set1(E(j));
-        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(row, u, tail, V::blend(V::eq(at[u], jv), zero, one));
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
+            st_lane<NV, PARTIAL>(row, u, tail, V::blend(V::eq(at[u], jv), zero, one));
     }
 }
 
@@ -139,8 +140,8 @@ void hardmax_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, p
     for_lane_chunks(k, kChunk, [&](size_t c0, size_t kc) {
         for_lane_blocks<V, B>(kc, [&](auto nv, auto partial, size_t l, size_t tail) {
             constexpr int NV = decltype(nv)::value;
-            hardmax_cols_block<T, NV, decltype(partial)::value>(x + c0 + l, nullptr, r, tail, xrs, 0,
-                                                                col_prefetch<V, B>(kc, l, NV, sizeof(T)), at + l / N);
+            hardmax_cols_block<T, NV, decltype(partial)::value>(
+                x + c0 + l, nullptr, r, tail, xrs, 0, col_prefetch<V, B>(kc, l, NV, sizeof(T)), at + l / N);
         });
         const size_t full = kc / N * N;
         for (size_t j = 0; j < r; ++j) {
@@ -175,10 +176,22 @@ void hardmax_cols_scalar(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, pt
 }
 
 // The one of each storage type (memcpy: any byte address).
-inline void put_one(float* p) { const float v = 1.0f; std::memcpy(p, &v, sizeof v); }
-inline void put_one(double* p) { const double v = 1.0; std::memcpy(p, &v, sizeof v); }
-inline void put_one(F16* p) { const uint16_t v = 0x3c00; std::memcpy(p, &v, sizeof v); }
-inline void put_one(BF16* p) { const uint16_t v = 0x3f80; std::memcpy(p, &v, sizeof v); }
+inline void put_one(float* p) {
+    const float v = 1.0f;
+    std::memcpy(p, &v, sizeof v);
+}
+inline void put_one(double* p) {
+    const double v = 1.0;
+    std::memcpy(p, &v, sizeof v);
+}
+inline void put_one(F16* p) {
+    const uint16_t v = 0x3c00;
+    std::memcpy(p, &v, sizeof v);
+}
+inline void put_one(BF16* p) {
+    const uint16_t v = 0x3f80;
+    std::memcpy(p, &v, sizeof v);
+}
 
 // The one-hot output of positions [base, base + n) of a group whose first
 // maximum is at state->index.

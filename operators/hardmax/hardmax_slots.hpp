@@ -17,9 +17,8 @@ struct ArgMax {
 
 }  // namespace simdax
 
-#define SIMDAX_HARDMAX_SLOTS(X, A)                                                          \
-    X(A, argmax, (const void* x, size_t n, int64_t base_index, ArgMax* state))              \
-    X(A, hardmax_out, (void* y, size_t n, int64_t base_index, const ArgMax* state))         \
+#define SIMDAX_HARDMAX_SLOTS(X, A)                                                                 \
+    X(A, argmax, (const void* x, size_t n, int64_t base_index, ArgMax* state))                     \
+    X(A, hardmax_out, (void* y, size_t n, int64_t base_index, const ArgMax* state))                \
     X(A, hardmax_cols, (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs)) \
-    X(A, hardmax_rows,                                                                      \
-      (const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs))
+    X(A, hardmax_rows, (const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs))

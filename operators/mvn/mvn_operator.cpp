@@ -21,7 +21,9 @@ struct MvnPasses {
 
     static State empty() { return {0, 0, 0}; }
     static void reduce(const Plan& p, const Piece& c, State* s) { p.k.moments(c.at[kX], c.n, s); }
-    static void combine(State* s, const State& next) { kernels::chan_combine(s, next.count, next.mean, next.m2); }
+    static void combine(State* s, const State& next) {
+        kernels::chan_combine(s, next.count, next.mean, next.m2);
+    }
     template <class VisitGroup>
     static NormArgs finish(const Plan& p, const State& s, VisitGroup&& visit_group) {
         return kernels::group_norm_args(s, p.dtype, p.vn, p.act, [&](auto values) {
@@ -38,13 +40,19 @@ struct MvnPasses {
     }
     // Lane l of row j reads scale[j * row stride + l * lane stride].
     static void cols(const Plan& p, char* const* at, size_t r, size_t k, bool) {
-        MvnArgs a{p.vn, at[kScale], p.inner.stride[kScale][0], p.lane_stride[kScale],
-                  at[kBias],    p.inner.stride[kBias][0],  p.lane_stride[kBias], p.act};
+        MvnArgs a{p.vn,
+                  at[kScale],
+                  p.inner.stride[kScale][0],
+                  p.lane_stride[kScale],
+                  at[kBias],
+                  p.inner.stride[kBias][0],
+                  p.lane_stride[kBias],
+                  p.act};
         p.k.mvn_cols(at[kX], at[kY], r, k, p.inner.stride[kX][0], p.inner.stride[kY][0], &a);
     }
     static void rows(const Plan& p, char* const* at, size_t rows, const ptrdiff_t* rs) {
-        MvnArgs a{p.vn, at[kScale], rs[kScale], p.run_stride[kScale],
-                  at[kBias],    rs[kBias],  p.run_stride[kBias], p.act};
+        MvnArgs a{p.vn,      at[kScale], rs[kScale],          p.run_stride[kScale],
+                  at[kBias], rs[kBias],  p.run_stride[kBias], p.act};
         p.k.mvn_rows(at[kX], at[kY], rows, size_t(p.run), rs[kX], rs[kY], &a);
     }
 };
@@ -63,7 +71,8 @@ simdax_status validate_mvn(const simdax_mvn_desc* d, simdax_epsilon_placement pl
     if (placement != SIMDAX_EPSILON_ON_VARIANCE && placement != SIMDAX_EPSILON_ON_STDDEV)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "epsilon_placement: %d is not a simdax_epsilon_placement",
                     int(placement));
-    p->vn = VarianceNorm{d->normalize_variance == 1, placement == SIMDAX_EPSILON_ON_STDDEV, double(d->epsilon)};
+    p->vn =
+        VarianceNorm{d->normalize_variance == 1, placement == SIMDAX_EPSILON_ON_STDDEV, double(d->epsilon)};
     if (d->fused_activation) return check_activation("fused_activation", *d->fused_activation, &p->act);
     return SIMDAX_OK;
 }
@@ -85,11 +94,12 @@ void describe_mvn(const Problem& p, TextLine* l) {
             continue;
         }
         int64_t sizes[SIMDAX_MAX_RANK];  // 1 where broadcast
-        for (uint32_t d = 0; d < p.rank; ++d) sizes[d] = p.strides[o][d] == 0 && p.sizes[d] > 1 ? 1 : p.sizes[d];
+        for (uint32_t d = 0; d < p.rank; ++d)
+            sizes[d] = p.strides[o][d] == 0 && p.sizes[d] > 1 ? 1 : p.sizes[d];
         add_list(l, name, sizes, p.rank, 'x');
     }
-    l->add(" normalize_variance=%d epsilon=%g epsilon_placement=%s", int(p.vn.normalize_variance), p.vn.epsilon,
-           p.vn.epsilon_on_stddev ? "stddev" : "variance");
+    l->add(" normalize_variance=%d epsilon=%g epsilon_placement=%s", int(p.vn.normalize_variance),
+           p.vn.epsilon, p.vn.epsilon_on_stddev ? "stddev" : "variance");
     if (p.act.type != SIMDAX_ACTIVATION_IDENTITY) add_activation(l, "activation", p.act);
 }
 
@@ -97,12 +107,27 @@ void describe_mvn(const Problem& p, TextLine* l) {
 
 SIMDAX_CHECK_INFO_LAYOUT(simdax_mvn_create_info);
 
-extern const OperatorDef kMvnOperator{
-    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, "MeanVarianceNormalization", simdax_structure_type(0), 0, validate_mvn_on_variance, true,
-    false, int64_t(1) << 15, nullptr, run_plan<MvnPasses>, describe_mvn};
-extern const OperatorDef kMvnExOperator{
-    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, "MeanVarianceNormalizationEx",
-    SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO, sizeof(simdax_mvn_create_info), validate_mvn_ex, true,
-    false, int64_t(1) << 15, nullptr, run_plan<MvnPasses>, describe_mvn};
+extern const OperatorDef kMvnOperator{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
+                                      "MeanVarianceNormalization",
+                                      simdax_structure_type(0),
+                                      0,
+                                      validate_mvn_on_variance,
+                                      true,
+                                      false,
+                                      int64_t(1) << 15,
+                                      nullptr,
+                                      run_plan<MvnPasses>,
+                                      describe_mvn};
+extern const OperatorDef kMvnExOperator{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX,
+                                        "MeanVarianceNormalizationEx",
+                                        SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO,
+                                        sizeof(simdax_mvn_create_info),
+                                        validate_mvn_ex,
+                                        true,
+                                        false,
+                                        int64_t(1) << 15,
+                                        nullptr,
+                                        run_plan<MvnPasses>,
+                                        describe_mvn};
 
 }  // namespace simdax

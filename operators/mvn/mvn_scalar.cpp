@@ -91,13 +91,14 @@ void normalize(const void* x, void* y, size_t n, const NormArgs* a) {
     const WideFpScope<WideOf<Acc>> fp(a->wide);
     for (size_t i = 0; i < n; ++i) {
         const ptrdiff_t k = ptrdiff_t(i);
-        st<T>(y, k, mvn_value<T>(x, k, a->scale, k * a->scale_stride, a->bias, k * a->bias_stride, *a, hi, lo, inv));
+        st<T>(
+            y, k,
+            mvn_value<T>(x, k, a->scale, k * a->scale_stride, a->bias, k * a->bias_stride, *a, hi, lo, inv));
     }
 }
 
 template <class T>
-void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs,
-              const MvnArgs* a) {
+void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, const MvnArgs* a) {
     using Acc = typename Storage<T>::Acc;
     constexpr size_t kLanes = 64;
     Welford mo[kLanes];
@@ -108,7 +109,8 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
         const size_t w = std::min(kLanes, k - l0);
         for (size_t l = 0; l < w; ++l) mo[l] = Welford{};
         for (size_t j = 0; j < r; ++j)
-            for (size_t l = 0; l < w; ++l) mo[l].add(double(ld<T>(x, ptrdiff_t(j) * xrs + ptrdiff_t(l0 + l))));
+            for (size_t l = 0; l < w; ++l)
+                mo[l].add(double(ld<T>(x, ptrdiff_t(j) * xrs + ptrdiff_t(l0 + l))));
         for (size_t l = 0; l < w; ++l) {
             na[l] = NormArgs{};
             na[l].act = a->act;
@@ -118,7 +120,8 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
             } else {
                 const ptrdiff_t lane = ptrdiff_t(l0 + l);
                 set_wide(&na[l],
-                         wide_moments_n<WideOf<Acc>>(r, [&](size_t j) { return ld<T>(x, ptrdiff_t(j) * xrs + lane); }),
+                         wide_moments_n<WideOf<Acc>>(
+                             r, [&](size_t j) { return ld<T>(x, ptrdiff_t(j) * xrs + lane); }),
                          double(r), a->vn);
             }
         }
@@ -126,15 +129,15 @@ void mvn_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff
             for (size_t l = 0; l < w; ++l) {
                 const ptrdiff_t lj = ptrdiff_t(l0 + l);
                 st<T>(y, ptrdiff_t(j) * yrs + lj,
-                      mvn_value<T>(x, ptrdiff_t(j) * xrs + lj, a->scale, ptrdiff_t(j) * a->scale_rs + lj * a->scale_ks,
-                                   a->bias, ptrdiff_t(j) * a->bias_rs + lj * a->bias_ks, na[l], hi[l], lo[l], inv[l]));
+                      mvn_value<T>(x, ptrdiff_t(j) * xrs + lj, a->scale,
+                                   ptrdiff_t(j) * a->scale_rs + lj * a->scale_ks, a->bias,
+                                   ptrdiff_t(j) * a->bias_rs + lj * a->bias_ks, na[l], hi[l], lo[l], inv[l]));
             }
     }
 }
 
 template <class T>
-void mvn_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
-              const MvnArgs* a) {
+void mvn_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs, const MvnArgs* a) {
     // Element e of row g takes Scale/Bias at g*rs + e*ks: in the one-lane
     // cols problem, e is the row.
     auto at = [](const void* p, size_t g, ptrdiff_t rs) { return p ? row_at<T>(p, g, rs) : nullptr; };

@@ -57,10 +57,10 @@ struct MvnArgs {
 
 }  // namespace simdax
 
-#define SIMDAX_MVN_SLOTS(X, A)                                                              \
-    X(A, moments, (const void* x, size_t n, Moments* state))                                \
-    X(A, normalize, (const void* x, void* y, size_t n, const NormArgs* args))               \
-    X(A, mvn_cols, (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, \
-                    const MvnArgs* args))                                                   \
-    X(A, mvn_rows, (const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs,           \
-                    ptrdiff_t yrs, const MvnArgs* args))
+#define SIMDAX_MVN_SLOTS(X, A)                                                                         \
+    X(A, moments, (const void* x, size_t n, Moments* state))                                           \
+    X(A, normalize, (const void* x, void* y, size_t n, const NormArgs* args))                          \
+    X(A, mvn_cols,                                                                                     \
+      (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, const MvnArgs* args)) \
+    X(A, mvn_rows,                                                                                     \
+      (const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs, const MvnArgs* args))

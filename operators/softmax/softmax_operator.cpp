@@ -31,7 +31,7 @@ struct SoftmaxPasses {
     }
     static void cols(const Plan& p, char* const* at, size_t r, size_t k, bool stream) {
         (Log ? p.k.log_softmax_cols : p.k.softmax_cols)(at[kX], at[kY], r, k, p.inner.stride[kX][0],
-                                                         p.inner.stride[kY][0], stream);
+                                                        p.inner.stride[kY][0], stream);
     }
     static void rows(const Plan& p, char* const* at, size_t rows, const ptrdiff_t* rs) {
         (Log ? p.k.log_softmax_rows : p.k.softmax_rows)(at[kX], at[kY], rows, size_t(p.run), rs[kX], rs[kY]);
@@ -56,13 +56,27 @@ RowsFn rows_kernel(const DtypeKernels& k) {
 SIMDAX_CHECK_INFO_LAYOUT(simdax_log_softmax_create_info);
 SIMDAX_CHECK_INFO_LAYOUT(simdax_softmax_create_info);
 
-extern const OperatorDef kLogSoftmaxOperator{
-    SIMDAX_OPERATOR_LOG_SOFTMAX, "LogSoftmax", SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO,
-    sizeof(simdax_log_softmax_create_info), validate_axes_op, true, true, int64_t(1) << 15,
-    rows_kernel<true>, run_plan<SoftmaxPasses<true>>, nullptr};
-extern const OperatorDef kSoftmaxOperator{
-    SIMDAX_OPERATOR_SOFTMAX, "Softmax", SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO,
-    sizeof(simdax_softmax_create_info), validate_axes_op, true, true, int64_t(1) << 15,
-    rows_kernel<false>, run_plan<SoftmaxPasses<false>>, nullptr};
+extern const OperatorDef kLogSoftmaxOperator{SIMDAX_OPERATOR_LOG_SOFTMAX,
+                                             "LogSoftmax",
+                                             SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO,
+                                             sizeof(simdax_log_softmax_create_info),
+                                             validate_axes_op,
+                                             true,
+                                             true,
+                                             int64_t(1) << 15,
+                                             rows_kernel<true>,
+                                             run_plan<SoftmaxPasses<true>>,
+                                             nullptr};
+extern const OperatorDef kSoftmaxOperator{SIMDAX_OPERATOR_SOFTMAX,
+                                          "Softmax",
+                                          SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO,
+                                          sizeof(simdax_softmax_create_info),
+                                          validate_axes_op,
+                                          true,
+                                          true,
+                                          int64_t(1) << 15,
+                                          rows_kernel<false>,
+                                          run_plan<SoftmaxPasses<false>>,
+                                          nullptr};
 
 }  // namespace simdax

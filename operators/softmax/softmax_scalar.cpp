@@ -87,7 +87,8 @@ void cols_write(const void* x, void* y, size_t r, size_t w, ptrdiff_t xrs, ptrdi
 
 // stream: a hint for vector stores, none here.
 template <class T, SoftmaxKind K>
-void softmax_or_log_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, bool = false) {
+void softmax_or_log_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs,
+                         bool = false) {
     using Acc = typename Storage<T>::Acc;
     constexpr size_t kLanes = 64;
     Acc mx[kLanes], sm[kLanes];
@@ -102,7 +103,8 @@ void softmax_or_log_cols(const void* x, void* y, size_t r, size_t k, ptrdiff_t x
 // Groups of `run` consecutive lanes: each lane reduced as above, then a
 // group's lanes folded (softmax_state.hpp).
 template <class T, SoftmaxKind K>
-void softmax_or_log_cols_states(const void* x, size_t r, size_t k, ptrdiff_t xrs, size_t run, MaxSum* states) {
+void softmax_or_log_cols_states(const void* x, size_t r, size_t k, ptrdiff_t xrs, size_t run,
+                                MaxSum* states) {
     using Acc = typename Storage<T>::Acc;
     Acc mx[kMaxLaneRun], sm[kMaxLaneRun];
     double lm[kMaxLaneRun];
@@ -119,8 +121,8 @@ void softmax_or_log_cols_states(const void* x, size_t r, size_t k, ptrdiff_t xrs
 }
 
 template <class T, SoftmaxKind K>
-void softmax_or_log_cols_apply(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, size_t run,
-                               const MaxSum* states) {
+void softmax_or_log_cols_apply(const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs,
+                               size_t run, const MaxSum* states) {
     using Acc = typename Storage<T>::Acc;
     Acc mx[kMaxLaneRun], c[kMaxLaneRun];
     for (size_t g = 0; g < k / run; ++g) {

@@ -31,23 +31,23 @@ struct MaxSum {
 // stream (softmax cols): the operation's input and output together outgrow
 // L2 (the executor's decision, from the whole tensor): y is written with
 // non-temporal stores.
-#define SIMDAX_SOFTMAX_SLOTS(X, A)                                                          \
-    X(A, maxsum, (const void* x, size_t n, MaxSum* state))                                  \
-    X(A, log_softmax_out, (const void* x, void* y, size_t n, const MaxSum* state))         \
-    X(A, softmax_out, (const void* x, void* y, size_t n, const MaxSum* state))             \
-    X(A, log_softmax_cols,                                                                  \
-      (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, bool stream)) \
-    X(A, softmax_cols,                                                                      \
-      (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, bool stream)) \
-    X(A, log_softmax_cols_states,                                                           \
-      (const void* x, size_t r, size_t k, ptrdiff_t xrs, size_t run, MaxSum* states))       \
-    X(A, softmax_cols_states,                                                               \
-      (const void* x, size_t r, size_t k, ptrdiff_t xrs, size_t run, MaxSum* states))       \
-    X(A, log_softmax_cols_apply, (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, \
-                                  ptrdiff_t yrs, size_t run, const MaxSum* states))         \
-    X(A, softmax_cols_apply, (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs,    \
-                              ptrdiff_t yrs, size_t run, const MaxSum* states))             \
-    X(A, log_softmax_rows,                                                                  \
-      (const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs))        \
-    X(A, softmax_rows,                                                                      \
-      (const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs))
+#define SIMDAX_SOFTMAX_SLOTS(X, A)                                                                        \
+    X(A, maxsum, (const void* x, size_t n, MaxSum* state))                                                \
+    X(A, log_softmax_out, (const void* x, void* y, size_t n, const MaxSum* state))                        \
+    X(A, softmax_out, (const void* x, void* y, size_t n, const MaxSum* state))                            \
+    X(A, log_softmax_cols,                                                                                \
+      (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, bool stream))            \
+    X(A, softmax_cols,                                                                                    \
+      (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, bool stream))            \
+    X(A, log_softmax_cols_states,                                                                         \
+      (const void* x, size_t r, size_t k, ptrdiff_t xrs, size_t run, MaxSum* states))                     \
+    X(A, softmax_cols_states,                                                                             \
+      (const void* x, size_t r, size_t k, ptrdiff_t xrs, size_t run, MaxSum* states))                     \
+    X(A, log_softmax_cols_apply,                                                                          \
+      (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, size_t run,              \
+       const MaxSum* states))                                                                             \
+    X(A, softmax_cols_apply,                                                                              \
+      (const void* x, void* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, size_t run,              \
+       const MaxSum* states))                                                                             \
+    X(A, log_softmax_rows, (const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs)) \
+    X(A, softmax_rows, (const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs))

@@ -18,8 +18,7 @@ simdax_isa isa_from_name(const std::string& name) {
     return isa;
 }
 
-simdax_operator* create_operator(const simdax_operator_desc& desc,
-                                 const std::optional<std::string>& isa) {
+simdax_operator* create_operator(const simdax_operator_desc& desc, const std::optional<std::string>& isa) {
     std::optional<simdax_isa> cap;
     if (isa) cap = isa_from_name(*isa);
     std::lock_guard<std::mutex> lock(cap_mutex());

@@ -15,8 +15,7 @@ namespace simdax_py {
 simdax_isa isa_from_name(const std::string& name);  // ValueError for an unknown name
 
 // simdax_operator_create, under the cap `isa` when given.
-simdax_operator* create_operator(const simdax_operator_desc& desc,
-                                 const std::optional<std::string>& isa);
+simdax_operator* create_operator(const simdax_operator_desc& desc, const std::optional<std::string>& isa);
 
 // simdax_set_max_isa, in step with create_operator's lock.
 void set_max_isa(const std::string& name);

@@ -23,8 +23,7 @@ std::vector<std::string> isa_names(int (*predicate)(simdax_isa)) {
 }
 
 std::optional<ActivationArgs> activation_args(const std::optional<std::string>& name,
-                                              std::optional<float> alpha,
-                                              std::optional<float> beta,
+                                              std::optional<float> alpha, std::optional<float> beta,
                                               std::optional<float> gamma) {
     if (!name) return std::nullopt;
     return ActivationArgs{*name, alpha, beta, gamma};
@@ -34,8 +33,7 @@ void bind_operator(nb::module_& m) {
     nb::class_<Operator>(m, "Operator",
                          "A created simdax operator: the tensors it was created for, and execute.")
         .def("execute", &Operator::execute, "input"_a.noconvert(), "output"_a.noconvert(),
-             "scale"_a.noconvert() = nb::none(), "bias"_a.noconvert() = nb::none(),
-             "threads"_a = 1,
+             "scale"_a.noconvert() = nb::none(), "bias"_a.noconvert() = nb::none(), "threads"_a = 1,
              "Runs the operator with the GIL released. Each array must have the dtype, shape "
              "and element strides the operator was created for. threads > 1 splits the work "
              "over a shared built-in pool of that many threads.")
@@ -76,45 +74,45 @@ void bind_factories(nb::module_& m) {
            const std::optional<std::string>& activation, std::optional<float> alpha,
            std::optional<float> beta, std::optional<float> gamma, const OptionalIsa& isa) {
             return make_mvn_operator(input, output, axes, scale, bias, normalize_variance, epsilon,
-                                     epsilon_placement,
-                                     activation_args(activation, alpha, beta, gamma), isa);
+                                     epsilon_placement, activation_args(activation, alpha, beta, gamma), isa);
         },
-        "input"_a, "output"_a, "axes"_a, "scale"_a.none(), "bias"_a.none(),
-        "normalize_variance"_a, "epsilon"_a, "epsilon_placement"_a, "activation"_a.none(),
-        "alpha"_a.none(), "beta"_a.none(), "gamma"_a.none(), "isa"_a.none(),
-        nb::rv_policy::take_ownership,
+        "input"_a, "output"_a, "axes"_a, "scale"_a.none(), "bias"_a.none(), "normalize_variance"_a,
+        "epsilon"_a, "epsilon_placement"_a, "activation"_a.none(), "alpha"_a.none(), "beta"_a.none(),
+        "gamma"_a.none(), "isa"_a.none(), nb::rv_policy::take_ownership,
         "MeanVarianceNormalization with optional scale/bias and fused activation; "
         "epsilon_placement 'directml' (variance) or 'onnx' (standard deviation).");
-    m.def("make_hard_sigmoid_operator", &make_hard_sigmoid_operator, "input"_a, "output"_a,
-          "alpha"_a, "beta"_a, "isa"_a.none(), nb::rv_policy::take_ownership,
+    m.def("make_hard_sigmoid_operator", &make_hard_sigmoid_operator, "input"_a, "output"_a, "alpha"_a,
+          "beta"_a, "isa"_a.none(), nb::rv_policy::take_ownership,
           "HardSigmoid max(0, min(alpha*x+beta, 1)).");
     m.def(
         "make_activation_operator",
         [](const TensorSpec& input, const TensorSpec& output, const std::string& activation,
            std::optional<float> alpha, std::optional<float> beta, std::optional<float> gamma,
            const OptionalIsa& isa) {
-            return make_activation_operator(input, output,
-                                            ActivationArgs{activation, alpha, beta, gamma}, isa);
+            return make_activation_operator(input, output, ActivationArgs{activation, alpha, beta, gamma},
+                                            isa);
         },
-        "input"_a, "output"_a, "activation"_a, "alpha"_a.none(), "beta"_a.none(),
-        "gamma"_a.none(), "isa"_a.none(), nb::rv_policy::take_ownership,
+        "input"_a, "output"_a, "activation"_a, "alpha"_a.none(), "beta"_a.none(), "gamma"_a.none(),
+        "isa"_a.none(), nb::rv_policy::take_ownership,
         "A standalone element-wise activation (None parameters: DirectML's defaults).");
 }
 
 void bind_library_info(nb::module_& m) {
-    m.def("version", [] { return std::string(simdax_version()); }, "The library's version.");
-    m.def("active_isa", [] { return std::string(simdax_isa_name(simdax_active_isa())); },
-          "The ISA operators created now get: the best supported one under the cap.");
-    m.def("supported_isas", [] { return isa_names(simdax_isa_supported); },
-          "ISAs compiled in that this CPU and OS run.");
-    m.def("compiled_isas", [] { return isa_names(simdax_isa_compiled); },
-          "ISAs compiled into this build.");
+    m.def(
+        "version", [] { return std::string(simdax_version()); }, "The library's version.");
+    m.def(
+        "active_isa", [] { return std::string(simdax_isa_name(simdax_active_isa())); },
+        "The ISA operators created now get: the best supported one under the cap.");
+    m.def(
+        "supported_isas", [] { return isa_names(simdax_isa_supported); },
+        "ISAs compiled in that this CPU and OS run.");
+    m.def(
+        "compiled_isas", [] { return isa_names(simdax_isa_compiled); }, "ISAs compiled into this build.");
     m.def("set_max_isa", &set_max_isa, "isa"_a,
           "Caps the ISA of operators created afterwards, process-wide (simdax_set_max_isa).");
     m.def("cpu_name", [] { return std::string(simdax_cpu_name()); });
     m.def("cpu_features", [] { return std::string(simdax_cpu_features()); });
-    m.def("activation_names", &activation_names,
-          "Every activation name, in the C API's order.");
+    m.def("activation_names", &activation_names, "Every activation name, in the C API's order.");
     m.def(
         "activation_defaults",
         [](const std::string& name) {

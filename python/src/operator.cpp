@@ -13,8 +13,8 @@ namespace {
 // An optional operand must be given exactly when the operator has it: the
 // library would otherwise ignore a stray buffer, or refuse a missing one
 // with a message about pointers a Python caller never saw.
-const void* operand_data(const std::optional<TensorSpec>& spec,
-                         const std::optional<InputArray>& array, const char* what) {
+const void* operand_data(const std::optional<TensorSpec>& spec, const std::optional<InputArray>& array,
+                         const char* what) {
     if (spec.has_value() != array.has_value())
         throw nb::value_error((std::string(what) + (spec ? ": the operator was created with one, "
                                                            "pass it"
@@ -28,8 +28,8 @@ const void* operand_data(const std::optional<TensorSpec>& spec,
 
 }  // namespace
 
-Operator::Operator(simdax_operator* op, TensorSpec input, TensorSpec output,
-                   std::optional<TensorSpec> scale, std::optional<TensorSpec> bias)
+Operator::Operator(simdax_operator* op, TensorSpec input, TensorSpec output, std::optional<TensorSpec> scale,
+                   std::optional<TensorSpec> bias)
     : op_(op),
       input_(std::move(input)),
       output_(std::move(output)),
@@ -39,8 +39,8 @@ Operator::Operator(simdax_operator* op, TensorSpec input, TensorSpec output,
 Operator::~Operator() { simdax_operator_destroy(op_); }
 
 void Operator::execute(const InputArray& input, const OutputArray& output,
-                       const std::optional<InputArray>& scale,
-                       const std::optional<InputArray>& bias, uint32_t threads) const {
+                       const std::optional<InputArray>& scale, const std::optional<InputArray>& bias,
+                       uint32_t threads) const {
     check_layout(input_, input, "input");
     check_layout(output_, output, "output");
     run({input.data(), operand_data(scale_, scale, "scale"), operand_data(bias_, bias, "bias"),
@@ -48,13 +48,11 @@ void Operator::execute(const InputArray& input, const OutputArray& output,
         threads);
 }
 
-void Operator::execute_addresses(uintptr_t input, uintptr_t output,
-                                 std::optional<uintptr_t> scale, std::optional<uintptr_t> bias,
-                                 uint32_t threads) const {
+void Operator::execute_addresses(uintptr_t input, uintptr_t output, std::optional<uintptr_t> scale,
+                                 std::optional<uintptr_t> bias, uint32_t threads) const {
     if (scale_.has_value() != scale.has_value() || bias_.has_value() != bias.has_value())
         throw nb::value_error("scale/bias: pass exactly those the operator was created with");
-    run({reinterpret_cast<const void*>(input),
-         scale ? reinterpret_cast<const void*>(*scale) : nullptr,
+    run({reinterpret_cast<const void*>(input), scale ? reinterpret_cast<const void*>(*scale) : nullptr,
          bias ? reinterpret_cast<const void*>(*bias) : nullptr, reinterpret_cast<void*>(output)},
         threads);
 }

@@ -14,17 +14,16 @@ namespace simdax_py {
 class Operator {
 public:
     // Takes ownership of op. scale/bias: the MVN tensors it was created with.
-    Operator(simdax_operator* op, TensorSpec input, TensorSpec output,
-             std::optional<TensorSpec> scale, std::optional<TensorSpec> bias);
+    Operator(simdax_operator* op, TensorSpec input, TensorSpec output, std::optional<TensorSpec> scale,
+             std::optional<TensorSpec> bias);
     Operator(const Operator&) = delete;
     Operator& operator=(const Operator&) = delete;
     ~Operator();
 
     // threads <= 1: the calling thread; more: the shared built-in pool of
     // that size (thread_pools.hpp).
-    void execute(const InputArray& input, const OutputArray& output,
-                 const std::optional<InputArray>& scale, const std::optional<InputArray>& bias,
-                 uint32_t threads) const;
+    void execute(const InputArray& input, const OutputArray& output, const std::optional<InputArray>& scale,
+                 const std::optional<InputArray>& bias, uint32_t threads) const;
 
     // As execute, on bare addresses of element (0,...,0): for callers that
     // have checked the operands' dtype, shape and strides against the specs

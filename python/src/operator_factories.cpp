@@ -16,9 +16,9 @@ std::vector<uint32_t> canonical_axes(const Dims& axes, size_t rank) {
     for (int64_t axis : axes) {
         const int64_t canonical = axis < 0 ? axis + int64_t(rank) : axis;
         if (canonical < 0 || canonical > int64_t(UINT32_MAX))
-            throw nb::value_error(("axis " + std::to_string(axis) + " is out of range for rank " +
-                                   std::to_string(rank))
-                                      .c_str());
+            throw nb::value_error(
+                ("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank))
+                    .c_str());
         out.push_back(uint32_t(canonical));
     }
     return out;
@@ -64,13 +64,17 @@ simdax_activation_desc activation_desc(const ActivationArgs& args) {
     throw nb::value_error(("simdax has no activation '" + args.name + "'").c_str());
 }
 
-Operator* make_axes_operator(const std::string& kind, const TensorSpec& input,
-                             const TensorSpec& output, const Dims& axes, const OptionalIsa& isa) {
+Operator* make_axes_operator(const std::string& kind, const TensorSpec& input, const TensorSpec& output,
+                             const Dims& axes, const OptionalIsa& isa) {
     simdax_operator_type type;
-    if (kind == "log_softmax") type = SIMDAX_OPERATOR_LOG_SOFTMAX;
-    else if (kind == "softmax") type = SIMDAX_OPERATOR_SOFTMAX;
-    else if (kind == "hardmax") type = SIMDAX_OPERATOR_HARDMAX;
-    else throw nb::value_error(("no axes operator '" + kind + "'").c_str());
+    if (kind == "log_softmax")
+        type = SIMDAX_OPERATOR_LOG_SOFTMAX;
+    else if (kind == "softmax")
+        type = SIMDAX_OPERATOR_SOFTMAX;
+    else if (kind == "hardmax")
+        type = SIMDAX_OPERATOR_HARDMAX;
+    else
+        throw nb::value_error(("no axes operator '" + kind + "'").c_str());
     const std::vector<uint32_t> axis_list = canonical_axes(axes, input.sizes.size());
     const simdax_tensor_desc in = input.desc(), out = output.desc();
     simdax_axes_op_desc desc{&in, &out, uint32_t(axis_list.size()), axis_list.data()};
@@ -78,11 +82,9 @@ Operator* make_axes_operator(const std::string& kind, const TensorSpec& input,
 }
 
 Operator* make_mvn_operator(const TensorSpec& input, const TensorSpec& output, const Dims& axes,
-                            const std::optional<TensorSpec>& scale,
-                            const std::optional<TensorSpec>& bias, bool normalize_variance,
-                            float epsilon, const std::string& epsilon_placement,
-                            const std::optional<ActivationArgs>& activation,
-                            const OptionalIsa& isa) {
+                            const std::optional<TensorSpec>& scale, const std::optional<TensorSpec>& bias,
+                            bool normalize_variance, float epsilon, const std::string& epsilon_placement,
+                            const std::optional<ActivationArgs>& activation, const OptionalIsa& isa) {
     const std::vector<uint32_t> axis_list = canonical_axes(axes, input.sizes.size());
     const simdax_tensor_desc in = input.desc(), out = output.desc();
     simdax_tensor_desc scale_desc{}, bias_desc{};
@@ -90,16 +92,15 @@ Operator* make_mvn_operator(const TensorSpec& input, const TensorSpec& output, c
     if (bias) bias_desc = bias->desc();
     simdax_activation_desc fused{};
     if (activation) fused = activation_desc(*activation);
-    simdax_mvn_ex_desc desc{{&in, scale ? &scale_desc : nullptr, bias ? &bias_desc : nullptr,
-                             &out, uint32_t(axis_list.size()), axis_list.data(),
-                             normalize_variance ? 1 : 0, epsilon, activation ? &fused : nullptr},
-                            placement_from_name(epsilon_placement)};
-    return create({SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, &desc}, isa, input, output,
-                  scale, bias);
+    simdax_mvn_ex_desc desc{
+        {&in, scale ? &scale_desc : nullptr, bias ? &bias_desc : nullptr, &out, uint32_t(axis_list.size()),
+         axis_list.data(), normalize_variance ? 1 : 0, epsilon, activation ? &fused : nullptr},
+        placement_from_name(epsilon_placement)};
+    return create({SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, &desc}, isa, input, output, scale, bias);
 }
 
-Operator* make_hard_sigmoid_operator(const TensorSpec& input, const TensorSpec& output,
-                                     float alpha, float beta, const OptionalIsa& isa) {
+Operator* make_hard_sigmoid_operator(const TensorSpec& input, const TensorSpec& output, float alpha,
+                                     float beta, const OptionalIsa& isa) {
     const simdax_tensor_desc in = input.desc(), out = output.desc();
     simdax_hard_sigmoid_desc desc{&in, &out, alpha, beta};
     return create({SIMDAX_OPERATOR_HARD_SIGMOID, &desc}, isa, input, output);

@@ -17,23 +17,21 @@ using Dims = std::vector<int64_t>;
 using OptionalIsa = std::optional<std::string>;
 
 // kind: "log_softmax", "softmax" or "hardmax".
-Operator* make_axes_operator(const std::string& kind, const TensorSpec& input,
-                             const TensorSpec& output, const Dims& axes, const OptionalIsa& isa);
+Operator* make_axes_operator(const std::string& kind, const TensorSpec& input, const TensorSpec& output,
+                             const Dims& axes, const OptionalIsa& isa);
 
 struct ActivationArgs {
-    std::string name;  // simdax_activation_name: "identity", "gelu", ...
+    std::string name;                         // simdax_activation_name: "identity", "gelu", ...
     std::optional<float> alpha, beta, gamma;  // absent: DirectML's default
 };
 
 Operator* make_mvn_operator(const TensorSpec& input, const TensorSpec& output, const Dims& axes,
-                            const std::optional<TensorSpec>& scale,
-                            const std::optional<TensorSpec>& bias, bool normalize_variance,
-                            float epsilon, const std::string& epsilon_placement,
-                            const std::optional<ActivationArgs>& activation,
-                            const OptionalIsa& isa);
+                            const std::optional<TensorSpec>& scale, const std::optional<TensorSpec>& bias,
+                            bool normalize_variance, float epsilon, const std::string& epsilon_placement,
+                            const std::optional<ActivationArgs>& activation, const OptionalIsa& isa);
 
-Operator* make_hard_sigmoid_operator(const TensorSpec& input, const TensorSpec& output,
-                                     float alpha, float beta, const OptionalIsa& isa);
+Operator* make_hard_sigmoid_operator(const TensorSpec& input, const TensorSpec& output, float alpha,
+                                     float beta, const OptionalIsa& isa);
 
 Operator* make_activation_operator(const TensorSpec& input, const TensorSpec& output,
                                    const ActivationArgs& activation, const OptionalIsa& isa);

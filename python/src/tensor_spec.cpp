@@ -46,8 +46,8 @@ std::string join(const std::vector<int64_t>& values) {
 template <typename Array>
 void check_array(const TensorSpec& spec, const Array& array, const char* what) {
     if (!dtype_matches(spec.dtype, array.dtype()))
-        throw nb::type_error((std::string(what) + ": the operator was created for " +
-                              dtype_name(spec.dtype) + ", this array holds another dtype")
+        throw nb::type_error((std::string(what) + ": the operator was created for " + dtype_name(spec.dtype) +
+                              ", this array holds another dtype")
                                  .c_str());
     std::vector<int64_t> sizes(array.ndim()), strides(array.ndim());
     for (size_t i = 0; i < array.ndim(); ++i) {
@@ -63,8 +63,7 @@ void check_array(const TensorSpec& spec, const Array& array, const char* what) {
         if (size == 0) return;  // no element: the strides reach nothing
     for (size_t i = 0; i < sizes.size(); ++i) {
         if (sizes[i] > 1 && strides[i] != expected[i])
-            throw nb::value_error((std::string(what) +
-                                   ": the operator was created for element strides " +
+            throw nb::value_error((std::string(what) + ": the operator was created for element strides " +
                                    join(expected) + ", got " + join(strides) +
                                    " (create one for this layout)")
                                       .c_str());
@@ -76,9 +75,8 @@ void check_array(const TensorSpec& spec, const Array& array, const char* what) {
 simdax_dtype dtype_from_name(const std::string& name) {
     for (const DtypeName& entry : kDtypeNames)
         if (name == entry.name) return entry.dtype;
-    throw nb::type_error(("simdax has no dtype '" + name +
-                          "' (float32, float16, bfloat16, float64)")
-                             .c_str());
+    throw nb::type_error(
+        ("simdax has no dtype '" + name + "' (float32, float16, bfloat16, float64)").c_str());
 }
 
 const char* dtype_name(simdax_dtype dtype) {
@@ -92,9 +90,8 @@ TensorSpec::TensorSpec(simdax_dtype dtype_, std::vector<int64_t> sizes_,
     : dtype(dtype_), sizes(std::move(sizes_)) {
     if (strides_) {
         if (strides_->size() != sizes.size())
-            throw nb::value_error(("strides " + join(*strides_) + " do not match shape " +
-                                   join(sizes) + " in length")
-                                      .c_str());
+            throw nb::value_error(
+                ("strides " + join(*strides_) + " do not match shape " + join(sizes) + " in length").c_str());
         strides = std::move(*strides_);
     }
 }

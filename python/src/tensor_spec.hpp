@@ -27,8 +27,7 @@ struct TensorSpec {
     std::vector<int64_t> strides;  // empty: packed row-major
 
     TensorSpec() = default;
-    TensorSpec(simdax_dtype dtype, std::vector<int64_t> sizes,
-               std::optional<std::vector<int64_t>> strides);
+    TensorSpec(simdax_dtype dtype, std::vector<int64_t> sizes, std::optional<std::vector<int64_t>> strides);
 
     // The C view; valid while this spec lives unchanged.
     simdax_tensor_desc desc() const;

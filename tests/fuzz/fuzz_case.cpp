@@ -45,9 +45,11 @@ float decode_float(Bytes& in, float dflt) {
     const uint8_t s = in.u8();
     if (s < 100) return dflt;
     if (s < 200) return float(int(s) - 150) / 16.0f;
-    static const float special[] = {0.0f,     -0.0f,   std::numeric_limits<float>::quiet_NaN(),
-                                    INFINITY, -INFINITY, FLT_MAX, -FLT_MAX, 1e-45f, 1e-40f,
-                                    1e30f,    -1e30f,  1.0f, -1.0f, 65504.0f, 3e38f};
+    static const float special[] = {0.0f,     -0.0f,     std::numeric_limits<float>::quiet_NaN(),
+                                    INFINITY, -INFINITY, FLT_MAX,
+                                    -FLT_MAX, 1e-45f,    1e-40f,
+                                    1e30f,    -1e30f,    1.0f,
+                                    -1.0f,    65504.0f,  3e38f};
     if (s < 230) return special[s % (sizeof special / sizeof *special)];
     const uint32_t bits = in.u32();
     float f;
@@ -78,12 +80,17 @@ void decode_strides(Bytes& in, Case& c, int k) {
     for (uint32_t d = 0; d < r; ++d) {
         const uint8_t s = in.u8();
         int64_t& v = c.strides[k][d];
-        if (s < 128) continue;                         // natural
-        if (s < 160) v = -v;                           // reversed
-        else if (s < 175) v = 0;                       // broadcast (outputs: overlap)
-        else if (s < 200) v = int64_t(s % 17) - 8;     // small, maybe overlapping
-        else if (s < 220) v = v * 2 + 1;               // gaps
-        else v = kHostileStrides[s % (sizeof kHostileStrides / sizeof *kHostileStrides)];
+        if (s < 128) continue;  // natural
+        if (s < 160)
+            v = -v;  // reversed
+        else if (s < 175)
+            v = 0;  // broadcast (outputs: overlap)
+        else if (s < 200)
+            v = int64_t(s % 17) - 8;  // small, maybe overlapping
+        else if (s < 220)
+            v = v * 2 + 1;  // gaps
+        else
+            v = kHostileStrides[s % (sizeof kHostileStrides / sizeof *kHostileStrides)];
     }
 }
 
@@ -118,9 +125,12 @@ Case decode(const uint8_t* data, size_t size, Bytes& in) {
     std::copy(c.sizes[0], c.sizes[0] + kSlots, c.sizes[1]);
     if (flags & 0x04) {
         const uint8_t m = in.u8();
-        if (m % 3 == 0) c.t[1].rank = m / 3 % 10;
-        else if (m % 3 == 1) c.sizes[1][m / 3 % kSlots] = decode_size(in);
-        else c.t[1].dtype = simdax_dtype(1 + m / 3 % 5);
+        if (m % 3 == 0)
+            c.t[1].rank = m / 3 % 10;
+        else if (m % 3 == 1)
+            c.sizes[1][m / 3 % kSlots] = decode_size(in);
+        else
+            c.t[1].dtype = simdax_dtype(1 + m / 3 % 5);
     }
     c.in_place = flags & 0x10;
     for (int k = 0; k < 2; ++k) {
@@ -139,9 +149,12 @@ Case decode(const uint8_t* data, size_t size, Bytes& in) {
     c.axis_count = as < 230 ? 1 + as % 3 : as % 10;
     for (uint32_t i = 0; i < kSlots; ++i) {
         const uint8_t a = i < c.axis_count ? in.u8() : 0;
-        if (a < 200) c.axes[i] = rank ? a % rank : 0;  // in range, sometimes repeated
-        else if (a < 230) c.axes[i] = rank + a % 3;   // just out of range
-        else c.axes[i] = a % 2 ? 0xFFFFFFFFu : 9u;
+        if (a < 200)
+            c.axes[i] = rank ? a % rank : 0;  // in range, sometimes repeated
+        else if (a < 230)
+            c.axes[i] = rank + a % 3;  // just out of range
+        else
+            c.axes[i] = a % 2 ? 0xFFFFFFFFu : 9u;
     }
     // MVN.
     const uint8_t nv = in.u8();
@@ -170,8 +183,7 @@ Case decode(const uint8_t* data, size_t size, Bytes& in) {
     c.act.type = simdax_activation_type(at < 240 ? at % SIMDAX_ACTIVATION_COUNT
                                                  : (at % 2 ? SIMDAX_ACTIVATION_COUNT : -1));
     const simdax_activation_desc d = simdax_activation_default(
-        c.act.type >= 0 && c.act.type < SIMDAX_ACTIVATION_COUNT ? c.act.type
-                                                                : SIMDAX_ACTIVATION_IDENTITY);
+        c.act.type >= 0 && c.act.type < SIMDAX_ACTIVATION_COUNT ? c.act.type : SIMDAX_ACTIVATION_IDENTITY);
     c.act.alpha = decode_float(in, d.alpha);
     c.act.beta = decode_float(in, d.beta);
     c.act.gamma = decode_float(in, d.gamma);

@@ -63,28 +63,25 @@ std::string list(const int64_t* v, uint32_t n) {
 std::string describe_case(const Case& c) {
     std::ostringstream s;
     s.precision(9);
-    s << "op " << c.op_raw << " isa cap " << c.isa << " active "
-      << simdax_isa_name(simdax_active_isa());
+    s << "op " << c.op_raw << " isa cap " << c.isa << " active " << simdax_isa_name(simdax_active_isa());
     const char* names[4] = {"input", "output", "scale", "bias"};
     for (int k = 0; k < 4; ++k) {
         if (!c.present[k]) {
             s << "\n  " << names[k] << ": NULL";
             continue;
         }
-        s << "\n  " << names[k] << ": dtype " << int(c.t[k].dtype) << " rank " << c.t[k].rank
-          << " sizes " << (c.t[k].sizes ? list(c.t[k].sizes, c.t[k].rank) : "NULL") << " strides "
+        s << "\n  " << names[k] << ": dtype " << int(c.t[k].dtype) << " rank " << c.t[k].rank << " sizes "
+          << (c.t[k].sizes ? list(c.t[k].sizes, c.t[k].rank) : "NULL") << " strides "
           << (c.t[k].strides ? list(c.t[k].strides, c.t[k].rank) : "NULL");
     }
     s << "\n  axes (" << c.axis_count << ")" << (c.null_axes ? " NULL" : "") << " [";
     for (uint32_t i = 0; i < c.axis_count && i < kSlots; ++i) s << (i ? "," : "") << c.axes[i];
-    s << "] normalize_variance " << c.normalize_variance << " epsilon " << c.epsilon
-      << " placement " << c.placement_raw
-      << "\n  activation " << (c.has_activation ? "on" : "off") << " type " << int(c.act.type)
-      << " alpha " << c.act.alpha << " beta " << c.act.beta << " gamma " << c.act.gamma
+    s << "] normalize_variance " << c.normalize_variance << " epsilon " << c.epsilon << " placement "
+      << c.placement_raw << "\n  activation " << (c.has_activation ? "on" : "off") << " type "
+      << int(c.act.type) << " alpha " << c.act.alpha << " beta " << c.act.beta << " gamma " << c.act.gamma
       << "\n  hard_sigmoid alpha " << c.hs_alpha << " beta " << c.hs_beta << "\n  null desc/inner/op "
       << c.null_desc << c.null_inner << c.null_op_out << " one_shot " << c.one_shot << " in_place "
-      << c.in_place << " bad_bindings_first " << c.bad_bindings_first << " value_mode "
-      << c.value_mode;
+      << c.in_place << " bad_bindings_first " << c.bad_bindings_first << " value_mode " << c.value_mode;
     return s.str();
 }
 
@@ -96,14 +93,14 @@ std::string describe_case(const Case& c) {
 
 // Element values, from the remaining input bytes.
 double element_value(Bytes& in, int mode, simdax_dtype dt, int64_t i) {
-    static const double special[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 3e38, -3e38, 1e-40,
-                                     -1e-45, 65504.0, 1.0, -1.0, 1e-8, 6e-8, 1e308, -1e308, 5e-324};
+    static const double special[] = {0.0,     -0.0, INFINITY, -INFINITY, NAN,  3e38,  -3e38,  1e-40, -1e-45,
+                                     65504.0, 1.0,  -1.0,     1e-8,      6e-8, 1e308, -1e308, 5e-324};
     const uint16_t b = in.left() ? in.u16() : uint16_t(i * 40503u);
     switch (mode) {
-        case 0: return (int(b) - 32768) / 2048.0;                // [-16, 16)
+        case 0: return (int(b) - 32768) / 2048.0;  // [-16, 16)
         case 1: return b % 4 ? (int(b % 512) - 256) / 16.0 : special[(b >> 2) % 17];
-        case 2: return 1e4 + (int(b) - 32768) / 8192.0;            // large mean, small spread
-        case 3: {                                                   // raw bits of the dtype
+        case 2: return 1e4 + (int(b) - 32768) / 8192.0;  // large mean, small spread
+        case 3: {                                        // raw bits of the dtype
             // Raw bits may spell the output canary (a signalling NaN), which
             // an operator may pass through unchanged (CELU/ReLU of a NaN):
             // the output would then read as "never written". Such an input
@@ -130,8 +127,8 @@ double element_value(Bytes& in, int mode, simdax_dtype dt, int64_t i) {
             const uint16_t h = b == canary_bits ? uint16_t(b ^ 1) : b;
             return dt == SIMDAX_DTYPE_FLOAT16 ? f16_bits_to_f64(h) : bf16_bits_to_f64(h);
         }
-        case 4: return 2.5;                                         // constant group
-        case 5: return b % 2 ? 3e38 : -3e38;                        // huge magnitudes
+        case 4: return 2.5;                                             // constant group
+        case 5: return b % 2 ? 3e38 : -3e38;                            // huge magnitudes
         default: return b % 3 ? -INFINITY : (int(b) - 32768) / 4096.0;  // -inf heavy
     }
 }
@@ -199,17 +196,17 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
         return;
     }
     const OpSpec spec = spec_of(c);
-    Operands io{TensorBuffer(dt, vec(c.t[0]), svec(c.t[0]), Role::Input, c.pad[0][0], c.pad[0][1],
-                             c.guard_front[0]),
-                nullptr, nullptr,
-                TensorBuffer(dt, vec(c.t[1]), svec(c.t[1]), Role::Output, c.pad[1][0], c.pad[1][1],
-                             c.guard_front[1])};
+    Operands io{
+        TensorBuffer(dt, vec(c.t[0]), svec(c.t[0]), Role::Input, c.pad[0][0], c.pad[0][1], c.guard_front[0]),
+        nullptr, nullptr,
+        TensorBuffer(dt, vec(c.t[1]), svec(c.t[1]), Role::Output, c.pad[1][0], c.pad[1][1],
+                     c.guard_front[1])};
     io.x.fill([&](int64_t i) { return element_value(in, c.value_mode, dt, i); });
     std::unique_ptr<TensorBuffer>* sb[2] = {&io.scale, &io.bias};
     for (int k = 2; k < 4; ++k) {
         if (!tensor_used(c, k)) continue;
-        *sb[k - 2] = std::make_unique<TensorBuffer>(dt, vec(c.t[k]), svec(c.t[k]), Role::Input,
-                                                    c.pad[k][0], c.pad[k][1], c.guard_front[k]);
+        *sb[k - 2] = std::make_unique<TensorBuffer>(dt, vec(c.t[k]), svec(c.t[k]), Role::Input, c.pad[k][0],
+                                                    c.pad[k][1], c.guard_front[k]);
         (*sb[k - 2])->fill([&](int64_t i) { return element_value(in, c.value_mode % 2, dt, i); });
     }
     const void* scale = io.scale ? io.scale->data() : nullptr;
@@ -223,9 +220,12 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
             case 0: b.input = nullptr; break;
             case 1: b.output = nullptr; break;
             case 2:
-                if (io.scale) b.scale = nullptr;
-                else if (io.bias) b.bias = nullptr;
-                else b.input = nullptr;
+                if (io.scale)
+                    b.scale = nullptr;
+                else if (io.bias)
+                    b.bias = nullptr;
+                else
+                    b.input = nullptr;
                 break;
             default: {
                 // The output placed inside the input's range (same buffer):
@@ -240,8 +240,8 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
                 const bool meet = shift + ylo < xhi && xlo < shift + yhi;
                 if (!meet) return;  // nothing this harness can place safely
                 if (!shares_an_element(c.t[0], c.t[1], c.overlap_shift)) return;  // interleaved
-                const bool alias = shift == 0 && is_elementwise(c) &&
-                                   strides_of(c.t[0]) == strides_of(c.t[1]);
+                const bool alias =
+                    shift == 0 && is_elementwise(c) && strides_of(c.t[0]) == strides_of(c.t[1]);
                 if (alias) return;  // legal in place: covered elsewhere
                 b.output = static_cast<char*>(io.x.data()) + shift;
                 expect_refusal = true;
@@ -286,8 +286,7 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
     if (std::getenv("SIMDAX_FUZZ_PRINT")) {  // every element, to reproduce
         const std::vector<double> xs = io.x.read(), ref = reference(spec, io), got = io.y.read();
         for (size_t i = 0; i < xs.size(); ++i)
-            std::fprintf(stderr, "  [%zu] x %.17g  ref %.17g  got %.17g\n", i, xs[i], ref[i],
-                         got[i]);
+            std::fprintf(stderr, "  [%zu] x %.17g  ref %.17g  got %.17g\n", i, xs[i], ref[i], got[i]);
         for (const TensorBuffer* t : {io.scale.get(), io.bias.get()})
             if (t) {
                 std::fprintf(stderr, "  %s (packed):", t == io.scale.get() ? "scale" : "bias");
@@ -295,8 +294,7 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
                 std::fprintf(stderr, "\n");
             }
     }
-    if (!r.ok)
-        fail(c, "output differs from the reference\n" + r.report);
+    if (!r.ok) fail(c, "output differs from the reference\n" + r.report);
 }
 
 }  // namespace
@@ -349,8 +347,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (!c.null_op_out && op != nullptr) fail(c, "a rejected create left *op non-NULL");
         if (simdax_last_error()[0] == '\0') fail(c, "a rejected create left no message");
         if (v == Verdict::must_accept)
-            fail(c, std::string("create rejected a valid descriptor: ") + simdax_status_name(s) +
-                        ": " + simdax_last_error());
+            fail(c, std::string("create rejected a valid descriptor: ") + simdax_status_name(s) + ": " +
+                        simdax_last_error());
         return 0;
     }
     if (v == Verdict::must_reject) {

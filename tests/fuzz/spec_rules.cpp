@@ -123,7 +123,6 @@ bool shares_an_element(const simdax_tensor_desc& x, const simdax_tensor_desc& y,
     return false;
 }
 
-
 // What docs/spec.md requires of create for this case. `why` names the rule.
 Verdict judge(const Case& c, std::string* why) {
     auto reject = [&](const char* w) {
@@ -148,8 +147,7 @@ Verdict judge(const Case& c, std::string* why) {
     for (uint32_t d = 0; d < x.rank; ++d)
         if (x.sizes[d] != y.sizes[d]) return reject("output size differs");
     const int64_t n = count_of(x);
-    if (n > 0 && n <= kMaxElements && y.strides && self_overlaps(y))
-        return reject("output overlaps itself");
+    if (n > 0 && n <= kMaxElements && y.strides && self_overlaps(y)) return reject("output overlaps itself");
     if (uses_axes(c)) {
         if (c.axis_count == 0) return reject("empty axis set");
         if (c.null_axes) return reject("NULL axes");
@@ -161,18 +159,15 @@ Verdict judge(const Case& c, std::string* why) {
             seen[c.axes[i]] = true;
         }
     }
-    const bool act_used =
-        c.op == SIMDAX_OPERATOR_ACTIVATION || (is_mvn(c) && c.has_activation);
+    const bool act_used = c.op == SIMDAX_OPERATOR_ACTIVATION || (is_mvn(c) && c.has_activation);
     if (act_used) {
-        if (c.act.type < 0 || c.act.type >= SIMDAX_ACTIVATION_COUNT)
-            return reject("unknown activation");
+        if (c.act.type < 0 || c.act.type >= SIMDAX_ACTIVATION_COUNT) return reject("unknown activation");
         if (!finite_params(c.act)) return reject("non-finite activation parameter");
         if ((c.act.type == SIMDAX_ACTIVATION_CELU || c.act.type == SIMDAX_ACTIVATION_SOFTPLUS) &&
             c.act.alpha == 0.0f)
             return reject("celu/softplus alpha 0");
     }
-    if (c.op == SIMDAX_OPERATOR_HARD_SIGMOID &&
-        (!std::isfinite(c.hs_alpha) || !std::isfinite(c.hs_beta)))
+    if (c.op == SIMDAX_OPERATOR_HARD_SIGMOID && (!std::isfinite(c.hs_alpha) || !std::isfinite(c.hs_beta)))
         return reject("non-finite HardSigmoid alpha/beta");
     if (is_mvn(c)) {
         if (c.normalize_variance != 0 && c.normalize_variance != 1)

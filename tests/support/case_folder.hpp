@@ -31,19 +31,19 @@ inline CheckResult run_and_check(const Case& c) {
 }
 
 inline std::string tensor_json(const std::string& name, const std::string& file, const std::string& dtype,
-                        const std::string& shape, const std::string& layout = "",
-                        const std::string& file_dtype = "") {
+                               const std::string& shape, const std::string& layout = "",
+                               const std::string& file_dtype = "") {
     return R"({"name": ")" + name + R"(", "file": ")" + file + R"(", "dtype": ")" + dtype +
-           R"(", "file_dtype": ")" + (file_dtype.empty() ? dtype : file_dtype) +
-           R"(", "shape": )" + shape + (layout.empty() ? "" : ", " + layout) + "}";
+           R"(", "file_dtype": ")" + (file_dtype.empty() ? dtype : file_dtype) + R"(", "shape": )" + shape +
+           (layout.empty() ? "" : ", " + layout) + "}";
 }
 
 // The inputs list of one packed tensor X of `elements` elements.
-inline std::string packed_input(const std::string& file, const std::string& dtype,
-                         const std::string& shape, int elements) {
-    return "[" + tensor_json("X", file, dtype, shape,
-                             R"("strides": null, "offset": 0, "buffer_elements": )" +
-                                 std::to_string(elements)) +
+inline std::string packed_input(const std::string& file, const std::string& dtype, const std::string& shape,
+                                int elements) {
+    return "[" +
+           tensor_json("X", file, dtype, shape,
+                       R"("strides": null, "offset": 0, "buffer_elements": )" + std::to_string(elements)) +
            "]";
 }
 
@@ -56,10 +56,9 @@ struct CaseText {
     std::string outputs = "[" + tensor_json("Y", "output_0.bin", "float32", "[2, 3]") + "]";
 
     std::string render() const {
-        return R"({"schema": ")" + schema + R"(", "name": "synthetic", "set": "test", "op": ")" +
-               op + R"(", "params": )" + params + R"(, "tolerance": )" + tolerance +
-               R"(, "tags": ["synthetic"], "inputs": )" + inputs + R"(, "outputs": )" + outputs +
-               "}";
+        return R"({"schema": ")" + schema + R"(", "name": "synthetic", "set": "test", "op": ")" + op +
+               R"(", "params": )" + params + R"(, "tolerance": )" + tolerance +
+               R"(, "tags": ["synthetic"], "inputs": )" + inputs + R"(, "outputs": )" + outputs + "}";
     }
 };
 
@@ -70,9 +69,8 @@ public:
     CaseFolder() {
         static int serial = 0;
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("simdax_case_" + std::to_string(::getpid()) + "_" + std::to_string(serial++) + "_" +
-                info->name());
+        dir_ = fs::temp_directory_path() / ("simdax_case_" + std::to_string(::getpid()) + "_" +
+                                            std::to_string(serial++) + "_" + info->name());
         fs::remove_all(dir_);
         fs::create_directories(dir_);
     }

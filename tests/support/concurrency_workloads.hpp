@@ -28,7 +28,7 @@
 namespace sxt::concurrency {
 
 inline const std::vector<simdax_dtype> kDtypes{SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16,
-                                        SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT64};
+                                               SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT64};
 
 struct Shape {
     Shape() = default;
@@ -92,12 +92,10 @@ inline Workload with_scale_bias(Workload w, std::vector<int64_t> scale, std::vec
 // Big enough to be split over threads (the executor keeps work below 2^15
 // elements, 2^17 element-wise, on the calling thread) in every loop form.
 inline std::vector<Workload> parallel_workloads() {
-    const auto LS = SIMDAX_OPERATOR_LOG_SOFTMAX, SM = SIMDAX_OPERATOR_SOFTMAX,
-               HM = SIMDAX_OPERATOR_HARDMAX;
+    const auto LS = SIMDAX_OPERATOR_LOG_SOFTMAX, SM = SIMDAX_OPERATOR_SOFTMAX, HM = SIMDAX_OPERATOR_HARDMAX;
     std::vector<Workload> w;
     w.push_back(plain("rows LogSoftmax [64,1000] {1}", op_spec(LS, {1}), {{64, 1000}}));
-    w.push_back(plain("rows+segments Softmax [8,50,4,40] {1,3}", op_spec(SM, {3, 1}),
-                      {{8, 50, 4, 40}}));
+    w.push_back(plain("rows+segments Softmax [8,50,4,40] {1,3}", op_spec(SM, {3, 1}), {{8, 50, 4, 40}}));
     w.push_back(plain("rows Hardmax [64,1000] {1}", op_spec(HM, {1}), {{64, 1000}}));
     w.push_back(plain("cols Softmax [8,50,300] {1}", op_spec(SM, {1}), {{8, 50, 300}}));
     w.push_back(plain("cols LogSoftmax [8,50,300] {1}", op_spec(LS, {1}), {{8, 50, 300}}));
@@ -107,25 +105,23 @@ inline std::vector<Workload> parallel_workloads() {
     w.push_back(plain("cols LogSoftmax [3,40,2048] {1}", op_spec(LS, {1}), {{3, 40, 2048}}));
     w.push_back(plain("cols Softmax [4,40,1536] {1}", op_spec(SM, {1}), {{4, 40, 1536}}));
     w.push_back(plain("cols Hardmax [3,40,2048] {1}", op_spec(HM, {1}), {{3, 40, 2048}}));
-    w.push_back(plain("general Hardmax [200,300] transposed {1}", op_spec(HM, {1}),
-                      {{200, 300}, {1, 200}}));
-    w.push_back(plain("general LogSoftmax [200,300] reversed out {1}", op_spec(LS, {1}),
-                      {{200, 300}}, {{200, 300}, {-300, -1}}));
+    w.push_back(plain("general Hardmax [200,300] transposed {1}", op_spec(HM, {1}), {{200, 300}, {1, 200}}));
+    w.push_back(plain("general LogSoftmax [200,300] reversed out {1}", op_spec(LS, {1}), {{200, 300}},
+                      {{200, 300}, {-300, -1}}));
     // Groups above 65536 elements are reduced in parts whose states are
     // combined in order: [2, 200000] {1} is 4 parts per group.
     for (auto op : {LS, SM, HM})
-        w.push_back(plain(std::string("parts ") + op_name(op) + " [2,200000] {1}", op_spec(op, {1}),
-                          {{2, 200000}}));
-    w.push_back(plain("parts general Softmax [2,70000] transposed {1}", op_spec(SM, {1}),
-                      {{2, 70000}, {1, 2}}));
-    w.push_back(plain("parts general Hardmax [70000,2] {0}", op_spec(HM, {0}),
-                      {{70000, 2}, {1, 70000}}));
+        w.push_back(
+            plain(std::string("parts ") + op_name(op) + " [2,200000] {1}", op_spec(op, {1}), {{2, 200000}}));
+    w.push_back(
+        plain("parts general Softmax [2,70000] transposed {1}", op_spec(SM, {1}), {{2, 70000}, {1, 2}}));
+    w.push_back(plain("parts general Hardmax [70000,2] {0}", op_spec(HM, {0}), {{70000, 2}, {1, 70000}}));
     w.push_back(with_scale_bias(
-        plain("parts MVN [4,70000] {1} gelu", mvn_op({1}, SIMDAX_ACTIVATION_GELU), {{4, 70000}}),
-        {1, 70000}, {4, 1}));
-    w.push_back(with_scale_bias(plain("rows MVN [64,1000] {1}", mvn_op({1}, SIMDAX_ACTIVATION_IDENTITY),
-                                      {{64, 1000}}),
-                                {64, 1000}, {1, 1000}));
+        plain("parts MVN [4,70000] {1} gelu", mvn_op({1}, SIMDAX_ACTIVATION_GELU), {{4, 70000}}), {1, 70000},
+        {4, 1}));
+    w.push_back(with_scale_bias(
+        plain("rows MVN [64,1000] {1}", mvn_op({1}, SIMDAX_ACTIVATION_IDENTITY), {{64, 1000}}), {64, 1000},
+        {1, 1000}));
     w.push_back(with_scale_bias(
         plain("cols MVN [8,50,300] {1} tanh", mvn_op({1}, SIMDAX_ACTIVATION_TANH), {{8, 50, 300}}),
         {1, 50, 300}, {8, 1, 1}));
@@ -149,11 +145,10 @@ inline std::vector<Workload> small_workloads() {
     for (auto op : {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX, SIMDAX_OPERATOR_HARDMAX}) {
         w.push_back(plain(std::string("rows ") + op_name(op), op_spec(op, {1}), {{16, 300}}));
         w.push_back(plain(std::string("cols ") + op_name(op), op_spec(op, {0}), {{40, 200}}));
-        w.push_back(plain(std::string("general ") + op_name(op), op_spec(op, {1}),
-                          {{30, 100}, {1, 30}}));
+        w.push_back(plain(std::string("general ") + op_name(op), op_spec(op, {1}), {{30, 100}, {1, 30}}));
     }
-    w.push_back(with_scale_bias(
-        plain("rows MVN", mvn_op({1}, SIMDAX_ACTIVATION_SIGMOID), {{16, 300}}), {1, 300}, {16, 1}));
+    w.push_back(with_scale_bias(plain("rows MVN", mvn_op({1}, SIMDAX_ACTIVATION_SIGMOID), {{16, 300}}),
+                                {1, 300}, {16, 1}));
     w.push_back(with_scale_bias(plain("cols MVN", mvn_op({0}, SIMDAX_ACTIVATION_IDENTITY), {{40, 200}}),
                                 {40, 200}, {}));
     w.push_back(plain("HardSigmoid", hard_sigmoid_op(), {{5000}}));
@@ -277,7 +272,7 @@ inline simdax_bindings bindings(const Operands& in, void* out) {
 // The output bytes of one serial execute of `op` on `in`: what every
 // concurrent execute must reproduce.
 inline std::vector<unsigned char> serial_bytes(simdax_operator* op, const Workload& w, simdax_dtype dt,
-                                        const Operands& in) {
+                                               const Operands& in) {
     RawOutput base(w.y, dt);
     const simdax_bindings b = bindings(in, base.base());
     EXPECT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK);
@@ -293,7 +288,6 @@ struct Pool {
 inline std::string dtype_param_name(const ::testing::TestParamInfo<simdax_dtype>& i) {
     return dtype_name(i.param);
 }
-
 
 // Starts `n` threads running f(t) together; returns after all joined.
 template <class F>

@@ -127,7 +127,8 @@ inline uint64_t f64_bits(double d) {
 // float32 nearest to x; the double is rounded first, so the cast is exact
 // (and never the undefined out-of-range conversion).
 inline float f64_to_f32(double x) {
-    if (std::isnan(x)) return std::copysign(std::numeric_limits<float>::quiet_NaN(), float(std::signbit(x) ? -1 : 1));
+    if (std::isnan(x))
+        return std::copysign(std::numeric_limits<float>::quiet_NaN(), float(std::signbit(x) ? -1 : 1));
     return static_cast<float>(round_to_dtype(x, SIMDAX_DTYPE_FLOAT32));
 }
 
@@ -225,8 +226,7 @@ inline bool is_transcendental(simdax_activation_type t) {
 
 // The table of the conformance README. Standalone activations use the
 // MVN/HardSigmoid row (element-wise, same bound).
-inline Tolerance tolerance_for(simdax_operator_type op, simdax_dtype dt,
-                               bool transcendental_fused = false) {
+inline Tolerance tolerance_for(simdax_operator_type op, simdax_dtype dt, bool transcendental_fused = false) {
     Tolerance t;
     if (op == SIMDAX_OPERATOR_HARDMAX) {
         t.exact = true;

@@ -22,7 +22,7 @@ namespace sxt {
 
 inline const double kInf = std::numeric_limits<double>::infinity();
 inline const std::vector<simdax_dtype> kDtypes{SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT16,
-                                        SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT64};
+                                               SIMDAX_DTYPE_BFLOAT16, SIMDAX_DTYPE_FLOAT64};
 
 inline std::string dtype_param_name(const ::testing::TestParamInfo<simdax_dtype>& i) {
     return dtype_name(i.param);
@@ -61,8 +61,8 @@ inline std::string name_of(const OpSpec& s) {
 // Runs spec on packed input values of the given shape (the output packed,
 // or with out_strides) and checks the reference and canaries.
 inline void run_checked(const OpSpec& spec, simdax_dtype dt, const std::vector<int64_t>& sizes,
-                 const std::function<double(int64_t)>& gen,
-                 const std::vector<int64_t>& x_strides = {}) {
+                        const std::function<double(int64_t)>& gen,
+                        const std::vector<int64_t>& x_strides = {}) {
     Operands io{TensorBuffer(dt, sizes, x_strides, Role::Input, 1, 1), nullptr, nullptr,
                 TensorBuffer(dt, sizes, {}, Role::Output, 1, 1)};
     io.x.fill(gen);

@@ -50,7 +50,9 @@ struct Buf {
     DType dt;
     sxt::TensorBuffer g;
     Buf(DType d, size_t n) : dt(d), g(api_dtype(d), {int64_t(n)}, {}, sxt::Role::Output) {}
-    void* at(ptrdiff_t i) { return static_cast<char*>(g.data()) + i * ptrdiff_t(sxt::dtype_bytes(api_dtype(dt))); }
+    void* at(ptrdiff_t i) {
+        return static_cast<char*>(g.data()) + i * ptrdiff_t(sxt::dtype_bytes(api_dtype(dt)));
+    }
     void set(ptrdiff_t i, double v) { sxt::store_as(api_dtype(dt), at(i), v); }
     double get(ptrdiff_t i) { return sxt::load_as(api_dtype(dt), at(i)); }
     void* p() { return g.data(); }
@@ -70,8 +72,7 @@ inline ::testing::AssertionResult close(double got, double ref, DType dt, Tol to
                                                             : SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION;
     const sxt::Tolerance t = sxt::tolerance_for(op, api_dtype(dt), tol == Tol::plain2);
     if (sxt::passes(ref, got, api_dtype(dt), t)) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "got " << got << " want " << ref << " (diff " << got - ref
-                                         << ")";
+    return ::testing::AssertionFailure() << "got " << got << " want " << ref << " (diff " << got - ref << ")";
 }
 
 // ---------------------------------------------------------------- references
@@ -81,9 +82,14 @@ inline double ref_act(double x, const simdax::ActParams& a) {
 
 inline bool transcendental(simdax_activation_type t) {
     switch (t) {
-        case SIMDAX_ACTIVATION_ELU: case SIMDAX_ACTIVATION_CELU: case SIMDAX_ACTIVATION_SCALED_ELU:
-        case SIMDAX_ACTIVATION_SIGMOID: case SIMDAX_ACTIVATION_TANH: case SIMDAX_ACTIVATION_SCALED_TANH:
-        case SIMDAX_ACTIVATION_SOFTPLUS: case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS:
+        case SIMDAX_ACTIVATION_ELU:
+        case SIMDAX_ACTIVATION_CELU:
+        case SIMDAX_ACTIVATION_SCALED_ELU:
+        case SIMDAX_ACTIVATION_SIGMOID:
+        case SIMDAX_ACTIVATION_TANH:
+        case SIMDAX_ACTIVATION_SCALED_TANH:
+        case SIMDAX_ACTIVATION_SOFTPLUS:
+        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS:
         case SIMDAX_ACTIVATION_GELU: return true;
         default: return false;
     }
@@ -117,8 +123,7 @@ inline std::vector<double> ref_softmax(const std::vector<double>& g, bool log) {
     if (nan) return y;
     double s = 0;
     for (double v : g) s += std::exp(v - m);
-    for (size_t i = 0; i < g.size(); ++i)
-        y[i] = log ? (g[i] - m) - std::log(s) : std::exp(g[i] - m) / s;
+    for (size_t i = 0; i < g.size(); ++i) y[i] = log ? (g[i] - m) - std::log(s) : std::exp(g[i] - m) / s;
     return y;
 }
 

@@ -21,8 +21,7 @@ std::string list(const std::vector<T>& v) {
 std::string act_string(const simdax_activation_desc& a) {
     std::ostringstream s;
     s.precision(9);
-    s << "type " << int(a.type) << " alpha " << a.alpha << " beta " << a.beta << " gamma "
-      << a.gamma;
+    s << "type " << int(a.type) << " alpha " << a.alpha << " beta " << a.beta << " gamma " << a.gamma;
     return s.str();
 }
 
@@ -61,8 +60,8 @@ std::string describe(const OpSpec& spec, const Operands& io) {
     std::ostringstream s;
     s.precision(9);
     const char* isa = simdax_isa_name(simdax_active_isa());
-    s << op_name(spec.op) << " " << dtype_name(io.x.dtype()) << " isa " << (isa ? isa : "?")
-      << " sizes " << list(io.x.sizes());
+    s << op_name(spec.op) << " " << dtype_name(io.x.dtype()) << " isa " << (isa ? isa : "?") << " sizes "
+      << list(io.x.sizes());
     if (!spec.axes.empty()) s << " axes " << list(spec.axes);
     s << "\n  input  " << io.x.layout() << "\n  output " << io.y.layout();
     if (io.scale) s << "\n  scale sizes " << list(io.scale->sizes()) << " " << io.scale->layout();
@@ -71,15 +70,13 @@ std::string describe(const OpSpec& spec, const Operands& io) {
         case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
             s << "\n  normalize_variance " << spec.normalize_variance << " epsilon " << spec.epsilon
               << " placement "
-              << (!spec.epsilon_placement ? "plain desc"
-                  : *spec.epsilon_placement == SIMDAX_EPSILON_ON_STDDEV ? "ex stddev"
+              << (!spec.epsilon_placement                                 ? "plain desc"
+                  : *spec.epsilon_placement == SIMDAX_EPSILON_ON_STDDEV   ? "ex stddev"
                   : *spec.epsilon_placement == SIMDAX_EPSILON_ON_VARIANCE ? "ex variance"
-                                                                           : "ex invalid")
+                                                                          : "ex invalid")
               << " activation " << (spec.has_activation ? act_string(spec.activation) : "none");
             break;
-        case SIMDAX_OPERATOR_HARD_SIGMOID:
-            s << "\n  alpha " << spec.alpha << " beta " << spec.beta;
-            break;
+        case SIMDAX_OPERATOR_HARD_SIGMOID: s << "\n  alpha " << spec.alpha << " beta " << spec.beta; break;
         case SIMDAX_OPERATOR_ACTIVATION: s << "\n  activation " << act_string(spec.activation); break;
         default: break;
     }
@@ -146,7 +143,9 @@ simdax_status execute(const OpSpec& spec, Operands& io, bool one_shot, std::stri
     const void* bi = io.bias ? io.bias->data() : nullptr;
     if (one_shot) {
         switch (spec.op) {
-            case SIMDAX_OPERATOR_LOG_SOFTMAX: s = simdax_log_softmax(&st.axes_desc, io.x.data(), io.y.data()); break;
+            case SIMDAX_OPERATOR_LOG_SOFTMAX:
+                s = simdax_log_softmax(&st.axes_desc, io.x.data(), io.y.data());
+                break;
             case SIMDAX_OPERATOR_SOFTMAX: s = simdax_softmax(&st.axes_desc, io.x.data(), io.y.data()); break;
             case SIMDAX_OPERATOR_HARDMAX: s = simdax_hardmax(&st.axes_desc, io.x.data(), io.y.data()); break;
             case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
@@ -154,7 +153,9 @@ simdax_status execute(const OpSpec& spec, Operands& io, bool one_shot, std::stri
                         ? simdax_mean_variance_normalization_ex(&st.mvn_ex, io.x.data(), sc, bi, io.y.data())
                         : simdax_mean_variance_normalization(&st.mvn, io.x.data(), sc, bi, io.y.data());
                 break;
-            case SIMDAX_OPERATOR_HARD_SIGMOID: s = simdax_hard_sigmoid(&st.hs, io.x.data(), io.y.data()); break;
+            case SIMDAX_OPERATOR_HARD_SIGMOID:
+                s = simdax_hard_sigmoid(&st.hs, io.x.data(), io.y.data());
+                break;
             case SIMDAX_OPERATOR_ACTIVATION: s = simdax_activation(&st.act, io.x.data(), io.y.data()); break;
             case SIMDAX_OPERATOR_CAST: s = simdax_cast(&st.cast, io.x.data(), io.y.data()); break;
             default: s = SIMDAX_ERROR_INVALID_ARGUMENT;
@@ -179,8 +180,7 @@ simdax_status execute(const OpSpec& spec, Operands& io, bool one_shot, std::stri
 
 namespace {
 // ranges: filled by MVN only.
-std::vector<double> reference_values(const OpSpec& spec, const Operands& io,
-                                     std::vector<RefRange>* ranges) {
+std::vector<double> reference_values(const OpSpec& spec, const Operands& io, std::vector<RefRange>* ranges) {
     const StridedView x = io.x.view();
     switch (spec.op) {
         case SIMDAX_OPERATOR_LOG_SOFTMAX: return ref_log_softmax(x, spec.axes);
@@ -208,7 +208,8 @@ std::vector<double> reference_values(const OpSpec& spec, const Operands& io,
         case SIMDAX_OPERATOR_HARD_SIGMOID: return ref_hard_sigmoid_op(x, spec.alpha, spec.beta);
         case SIMDAX_OPERATOR_ACTIVATION: return ref_activation_op(x, spec.activation);
         case SIMDAX_OPERATOR_CAST: {  // exact: the input's value rounded once to the output's type
-            std::vector<double> v = ref_activation_op(x, simdax_activation_desc{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0});
+            std::vector<double> v =
+                ref_activation_op(x, simdax_activation_desc{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0});
             for (double& e : v) e = round_to_dtype(e, io.y.dtype());
             return v;
         }
@@ -257,8 +258,8 @@ CheckResult check_output(const OpSpec& spec, const Operands& io) {
     if (worst >= 0) {
         const std::vector<int64_t> idx = unravel(worst, io.x.sizes());
         s << "; worst at index " << list(idx) << ": input " << at(io.x.view(), idx) << " ref "
-          << ref[size_t(worst)] << " (in dtype " << round_to_dtype(ref[size_t(worst)], dt)
-          << ") got " << got[size_t(worst)];
+          << ref[size_t(worst)] << " (in dtype " << round_to_dtype(ref[size_t(worst)], dt) << ") got "
+          << got[size_t(worst)];
         const RefRange& a = ranges[size_t(worst)];
         s << " (accepted: [" << a.lo[0] << ", " << a.hi[0] << "]";
         if (a.lo[1] <= a.hi[1]) s << ", [" << a.lo[1] << ", " << a.hi[1] << "]";

@@ -18,13 +18,13 @@ namespace sxt {
 
 struct OpSpec {
     simdax_operator_type op = SIMDAX_OPERATOR_SOFTMAX;
-    std::vector<uint32_t> axes;  // softmax family, MVN (as passed, any order)
+    std::vector<uint32_t> axes;      // softmax family, MVN (as passed, any order)
     bool normalize_variance = true;  // MVN
     float epsilon = 1e-5f;           // MVN
     // MVN: set = created from a simdax_mvn_ex_desc with this placement;
     // unset = from a simdax_mvn_desc (epsilon on the variance).
     std::optional<simdax_epsilon_placement> epsilon_placement;
-    bool has_activation = false;     // MVN fused activation (ACTIVATION op: always used)
+    bool has_activation = false;  // MVN fused activation (ACTIVATION op: always used)
     simdax_activation_desc activation{SIMDAX_ACTIVATION_IDENTITY, 0.f, 0.f, 0.f};
     float alpha = 0.2f, beta = 0.5f;  // HardSigmoid
 };

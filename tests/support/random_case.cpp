@@ -18,9 +18,7 @@ double Rng::uniform(double lo, double hi) {
     return lo + (hi - lo) * (double(next() >> 11) * (1.0 / 9007199254740992.0));
 }
 
-int64_t Rng::range(int64_t lo, int64_t hi) {
-    return lo + int64_t(next() % uint64_t(hi - lo + 1));
-}
+int64_t Rng::range(int64_t lo, int64_t hi) { return lo + int64_t(next() % uint64_t(hi - lo + 1)); }
 
 uint64_t test_seed(uint64_t salt) {
     uint64_t base = 20240607;
@@ -58,7 +56,8 @@ std::vector<uint32_t> random_axes(Rng& rng, int rank) {
         for (int d = 0; d < rank; ++d) axes.push_back(uint32_t(d));
     }
     if (rng.chance(0.5))  // order must not matter
-        for (size_t i = axes.size(); i > 1; --i) std::swap(axes[i - 1], axes[size_t(rng.range(0, int64_t(i) - 1))]);
+        for (size_t i = axes.size(); i > 1; --i)
+            std::swap(axes[i - 1], axes[size_t(rng.range(0, int64_t(i) - 1))]);
     return axes;
 }
 
@@ -94,13 +93,13 @@ Layout random_layout(Rng& rng, const std::vector<int64_t>& sizes, Role role) {
     if (role == Role::Input) {
         for (size_t d = 0; d < r; ++d)
             if (sizes[d] > 1 && rng.chance(0.15)) l.strides[d] = 0;  // broadcast
-        if (r >= 2 && rng.chance(0.05)) l.strides[size_t(rng.range(0, int64_t(r) - 1))] = 1;  // sliding window
+        if (r >= 2 && rng.chance(0.05))
+            l.strides[size_t(rng.range(0, int64_t(r) - 1))] = 1;  // sliding window
     }
     return l;
 }
 
-TensorBuffer make_buffer(simdax_dtype dt, const std::vector<int64_t>& sizes, const Layout& l,
-                         Role role) {
+TensorBuffer make_buffer(simdax_dtype dt, const std::vector<int64_t>& sizes, const Layout& l, Role role) {
     return TensorBuffer(dt, sizes, l.strides, role, l.pad_front, l.pad_back, l.guard_front);
 }
 
@@ -141,10 +140,23 @@ simdax_activation_desc spec_default_activation(simdax_activation_type t) {
 }
 
 const char* spec_activation_name(simdax_activation_type t) {
-    static const char* const names[SIMDAX_ACTIVATION_COUNT] = {
-        "identity", "linear",  "relu",        "leaky_relu",  "elu",      "celu",
-        "scaled_elu", "sigmoid", "hard_sigmoid", "tanh",      "scaled_tanh", "softplus",
-        "parametric_softplus", "softsign", "thresholded_relu", "shrink", "gelu"};
+    static const char* const names[SIMDAX_ACTIVATION_COUNT] = {"identity",
+                                                               "linear",
+                                                               "relu",
+                                                               "leaky_relu",
+                                                               "elu",
+                                                               "celu",
+                                                               "scaled_elu",
+                                                               "sigmoid",
+                                                               "hard_sigmoid",
+                                                               "tanh",
+                                                               "scaled_tanh",
+                                                               "softplus",
+                                                               "parametric_softplus",
+                                                               "softsign",
+                                                               "thresholded_relu",
+                                                               "shrink",
+                                                               "gelu"};
     const int i = int(t);
     return i >= 0 && i < SIMDAX_ACTIVATION_COUNT ? names[i] : "unknown";
 }
@@ -154,17 +166,35 @@ simdax_activation_desc random_activation(Rng& rng, simdax_activation_type t) {
     simdax_activation_desc a{t, 0.f, 0.f, 0.f};
     auto u = [&](double lo, double hi) { return float(rng.uniform(lo, hi)); };
     switch (t) {
-        case SIMDAX_ACTIVATION_LINEAR: a.alpha = u(-2, 2); a.beta = u(-1, 1); break;
+        case SIMDAX_ACTIVATION_LINEAR:
+            a.alpha = u(-2, 2);
+            a.beta = u(-1, 1);
+            break;
         case SIMDAX_ACTIVATION_LEAKY_RELU: a.alpha = u(0, 0.5); break;
         case SIMDAX_ACTIVATION_ELU: a.alpha = u(0.1, 2); break;
         case SIMDAX_ACTIVATION_CELU: a.alpha = u(0.25, 2); break;
-        case SIMDAX_ACTIVATION_SCALED_ELU: a.alpha = u(0.5, 2); a.gamma = u(0.5, 2); break;
-        case SIMDAX_ACTIVATION_HARD_SIGMOID: a.alpha = u(-1, 1); a.beta = u(-0.5, 1.5); break;
-        case SIMDAX_ACTIVATION_SCALED_TANH: a.alpha = u(0.2, 2); a.beta = u(0.2, 2); break;
+        case SIMDAX_ACTIVATION_SCALED_ELU:
+            a.alpha = u(0.5, 2);
+            a.gamma = u(0.5, 2);
+            break;
+        case SIMDAX_ACTIVATION_HARD_SIGMOID:
+            a.alpha = u(-1, 1);
+            a.beta = u(-0.5, 1.5);
+            break;
+        case SIMDAX_ACTIVATION_SCALED_TANH:
+            a.alpha = u(0.2, 2);
+            a.beta = u(0.2, 2);
+            break;
         case SIMDAX_ACTIVATION_SOFTPLUS: a.alpha = u(0.25, 3); break;
-        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS: a.alpha = u(0.25, 2); a.beta = u(0.25, 2); break;
+        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS:
+            a.alpha = u(0.25, 2);
+            a.beta = u(0.25, 2);
+            break;
         case SIMDAX_ACTIVATION_THRESHOLDED_RELU: a.alpha = u(-1, 2); break;
-        case SIMDAX_ACTIVATION_SHRINK: a.alpha = u(0, 1); a.beta = u(0, 1.5); break;
+        case SIMDAX_ACTIVATION_SHRINK:
+            a.alpha = u(0, 1);
+            a.beta = u(0, 1.5);
+            break;
         default: break;
     }
     return a;

@@ -18,11 +18,13 @@ class Rng {
 public:
     explicit Rng(uint64_t seed) : s_(seed) {}
     uint64_t next();
-    double uniform(double lo, double hi);         // [lo, hi)
-    int64_t range(int64_t lo, int64_t hi);        // [lo, hi]
+    double uniform(double lo, double hi);   // [lo, hi)
+    int64_t range(int64_t lo, int64_t hi);  // [lo, hi]
     bool chance(double p) { return uniform(0, 1) < p; }
     template <class T>
-    const T& pick(const std::vector<T>& v) { return v[size_t(range(0, int64_t(v.size()) - 1))]; }
+    const T& pick(const std::vector<T>& v) {
+        return v[size_t(range(0, int64_t(v.size()) - 1))];
+    }
 
 private:
     uint64_t s_;
@@ -47,8 +49,7 @@ struct Layout {
 // (never self-overlapping). Inputs also get 0-stride broadcasts and, rarely,
 // overlapping sliding-window views.
 Layout random_layout(Rng& rng, const std::vector<int64_t>& sizes, Role role);
-TensorBuffer make_buffer(simdax_dtype dt, const std::vector<int64_t>& sizes, const Layout& l,
-                         Role role);
+TensorBuffer make_buffer(simdax_dtype dt, const std::vector<int64_t>& sizes, const Layout& l, Role role);
 
 // MVN's epsilon placement: unset (a plain simdax_mvn_desc), or a
 // simdax_mvn_ex_desc with epsilon on the variance or on the stddev.

@@ -19,8 +19,7 @@ struct BasicSum {
     F s = 0, c = 0;
     void add(F x) {
         const F t = s + x;
-        if (std::isfinite(t))
-            c += std::fabs(s) >= std::fabs(x) ? (s - t) + x : (x - t) + s;
+        if (std::isfinite(t)) c += std::fabs(s) >= std::fabs(x) ? (s - t) + x : (x - t) + s;
         s = t;
     }
     F value() const { return std::isfinite(s) ? s + c : s; }
@@ -80,8 +79,7 @@ std::vector<int64_t> broadcast_strides(const StridedView& v) {
 // Shared driver of LogSoftmax/Softmax: m = max(G) (NaN if G holds NaN),
 // s = sum exp(g - m), then out(x, m, s) per element.
 template <class Out>
-std::vector<double> softmax_family(const StridedView& x, const std::vector<uint32_t>& axes,
-                                   Out out) {
+std::vector<double> softmax_family(const StridedView& x, const std::vector<uint32_t>& axes, Out out) {
     std::vector<double> y(size_t(element_count(x.sizes)));
     if (y.empty()) return y;
     const Groups g = make_groups(x.sizes, x.strides, axes);
@@ -225,7 +223,9 @@ namespace {
 std::vector<double> turning_points(const simdax_activation_desc& act) {
     const double a = act.alpha, b = act.beta;
     const double inf = std::numeric_limits<double>::infinity();
-    auto both_sides = [&](double t) { return std::vector<double>{std::nextafter(t, -inf), t, std::nextafter(t, inf)}; };
+    auto both_sides = [&](double t) {
+        return std::vector<double>{std::nextafter(t, -inf), t, std::nextafter(t, inf)};
+    };
     switch (act.type) {
         case SIMDAX_ACTIVATION_GELU: return {-0.75179107561};  // its minimum
         case SIMDAX_ACTIVATION_THRESHOLDED_RELU: return both_sides(a);
@@ -272,8 +272,8 @@ RefRange activation_range(double lo, double hi, const simdax_activation_desc* ac
 
 }  // namespace
 
-std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& axes,
-                            const MvnParams& p, std::vector<RefRange>* ranges) {
+std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& axes, const MvnParams& p,
+                            std::vector<RefRange>* ranges) {
     std::vector<double> y(size_t(element_count(x.sizes)));
     if (ranges) ranges->assign(y.size(), RefRange{});
     if (y.empty()) return y;

@@ -51,8 +51,8 @@ struct MvnParams {
 // The result is act(v) with v the real Scale*(x - mean)*inv + Bias rounded
 // to double. ranges (optional): per element, what docs/mvn_range.md accepts
 // (the activation's values over v's allowed interval).
-std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& axes,
-                            const MvnParams& p, std::vector<RefRange>* ranges = nullptr);
+std::vector<double> ref_mvn(const StridedView& x, const std::vector<uint32_t>& axes, const MvnParams& p,
+                            std::vector<RefRange>* ranges = nullptr);
 
 // Element-wise operators, packed results.
 std::vector<double> ref_activation_op(const StridedView& x, const simdax_activation_desc& act);

@@ -22,9 +22,8 @@ void canary_bytes(simdax_dtype dt, unsigned char* out) {
     }
 }
 
-TensorBuffer::TensorBuffer(simdax_dtype dt, std::vector<int64_t> sizes,
-                           std::vector<int64_t> strides, Role role, int64_t pad_front,
-                           int64_t pad_back, bool guard_front)
+TensorBuffer::TensorBuffer(simdax_dtype dt, std::vector<int64_t> sizes, std::vector<int64_t> strides,
+                           Role role, int64_t pad_front, int64_t pad_back, bool guard_front)
     : dt_(dt),
       sizes_(std::move(sizes)),
       strides_(std::move(strides)),
@@ -99,9 +98,7 @@ TensorBuffer::TensorBuffer(TensorBuffer&& o) noexcept
     o.map_ = nullptr;
 }
 
-unsigned char* TensorBuffer::elem(int64_t off) const {
-    return base_ + off * int64_t(esize_);
-}
+unsigned char* TensorBuffer::elem(int64_t off) const { return base_ + off * int64_t(esize_); }
 
 void TensorBuffer::for_each(const std::function<void(int64_t, int64_t)>& f) const {
     if (count_ == 0) return;
@@ -166,9 +163,7 @@ int64_t TensorBuffer::touched_gaps() const {
     return n;
 }
 
-bool TensorBuffer::input_modified() const {
-    return std::memcmp(buf_, initial_.data(), initial_.size()) != 0;
-}
+bool TensorBuffer::input_modified() const { return std::memcmp(buf_, initial_.data(), initial_.size()) != 0; }
 
 StridedView TensorBuffer::view() const {
     StridedView v;

@@ -22,8 +22,8 @@ public:
     // strides empty = packed row-major (the descriptor then passes NULL).
     // pad_front/pad_back: gap elements around the span indices reach.
     // guard_front: the guard page sits before the buffer instead of after.
-    TensorBuffer(simdax_dtype dt, std::vector<int64_t> sizes, std::vector<int64_t> strides,
-                 Role role, int64_t pad_front = 0, int64_t pad_back = 0, bool guard_front = false);
+    TensorBuffer(simdax_dtype dt, std::vector<int64_t> sizes, std::vector<int64_t> strides, Role role,
+                 int64_t pad_front = 0, int64_t pad_back = 0, bool guard_front = false);
     ~TensorBuffer();
     TensorBuffer(TensorBuffer&&) noexcept;
     TensorBuffer(const TensorBuffer&) = delete;
@@ -74,9 +74,9 @@ private:
     int64_t min_off_ = 0, span_ = 0;  // span_ = buffer elements
     unsigned char* map_ = nullptr;    // mmap region (data + guard page)
     size_t map_bytes_ = 0;
-    unsigned char* buf_ = nullptr;    // first buffer element
-    unsigned char* base_ = nullptr;   // element (0,...,0)
-    std::vector<double> mirror_;      // one double per buffer element
+    unsigned char* buf_ = nullptr;        // first buffer element
+    unsigned char* base_ = nullptr;       // element (0,...,0)
+    std::vector<double> mirror_;          // one double per buffer element
     std::vector<unsigned char> initial_;  // bytes after fill (inputs)
 };
 

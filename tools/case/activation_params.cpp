@@ -53,9 +53,9 @@ simdax_activation_desc parse_activation(const JsonFields& fields, const nlohmann
         }
         const std::string param_where = JsonFields::join(where, item.key());
         if (slot == nullptr) {
-            fields.fail(param_where, "not a parameter of " + type +
-                                         (expected.empty() ? " (it has none)"
-                                                           : " (it has: " + expected + ")"));
+            fields.fail(param_where,
+                        "not a parameter of " + type +
+                            (expected.empty() ? " (it has none)" : " (it has: " + expected + ")"));
         }
         desc.*(slot->field) = fields.as_float32(item.value(), param_where);
     }

@@ -60,8 +60,8 @@ std::string format_value(double value, simdax_dtype dtype) {
         return text;
     }
     const auto res = dtype == SIMDAX_DTYPE_FLOAT32
-        ? std::to_chars(text, text + sizeof text, static_cast<float>(value))
-        : std::to_chars(text, text + sizeof text, value);
+                         ? std::to_chars(text, text + sizeof text, static_cast<float>(value))
+                         : std::to_chars(text, text + sizeof text, value);
     return std::string(text, res.ptr);
 }
 
@@ -74,8 +74,8 @@ std::string describe_failure(const Case& c, const CheckResult& result) {
     }
     coords += "]";
     std::string text = std::to_string(result.failures) + " of " + std::to_string(result.elements) +
-                       " elements fail; worst at index " + std::to_string(m.index) + " " + coords +
-                       ": got " + format_value(m.got, c.output.dtype) + ", ref " +
+                       " elements fail; worst at index " + std::to_string(m.index) + " " + coords + ": got " +
+                       format_value(m.got, c.output.dtype) + ", ref " +
                        format_value(m.ref, c.output.file_dtype);
     // Rules 1 and 2 ask for a special value; rule 3 for a distance.
     const double rounded = round_to_dtype(m.ref, c.output.dtype);
@@ -88,8 +88,7 @@ std::string describe_failure(const Case& c, const CheckResult& result) {
     if (c.tolerance.ulps > 0) {
         text += " or " + std::to_string(c.tolerance.ulps) + " ulp of " + dtype_name(c.output.dtype);
         if (std::isfinite(m.got)) {
-            text += " (got is " + std::to_string(ulp_distance(m.got, rounded, c.output.dtype)) +
-                    " ulp away)";
+            text += " (got is " + std::to_string(ulp_distance(m.got, rounded, c.output.dtype)) + " ulp away)";
         }
     }
     if (c.tolerance.atol == 0 && c.tolerance.rtol == 0 && c.tolerance.ulps == 0) text += " (exact)";

@@ -22,11 +22,11 @@ namespace simdax_case {
 bool element_passes(double got, double ref, simdax_dtype dtype, const Tolerance& tol);
 
 struct Mismatch {
-    std::uint64_t index = 0;            // row-major position in the output
-    std::vector<std::int64_t> coords;   // the same, per dimension
+    std::uint64_t index = 0;           // row-major position in the output
+    std::vector<std::int64_t> coords;  // the same, per dimension
     double got = 0;
     double ref = 0;
-    double allowed = 0;                 // atol + rtol*|ref|
+    double allowed = 0;  // atol + rtol*|ref|
 };
 
 struct CheckResult {

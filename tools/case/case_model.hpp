@@ -13,7 +13,6 @@
 
 namespace simdax_case {
 
-
 // Raw bytes of one .bin file, stored in 8-byte words so that every dtype is
 // naturally aligned. Never empty, so data() is never null (the library
 // rejects null buffers even for tensors without elements).
@@ -31,10 +30,10 @@ private:
 };
 
 struct Tensor {
-    std::string name;                               // X, Scale, Bias, Y
-    std::filesystem::path file;                     // absolute or relative to the cwd
-    simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32;      // type in the operator call
-    simdax_dtype file_dtype = SIMDAX_DTYPE_FLOAT32; // type of the values in the file
+    std::string name;                                // X, Scale, Bias, Y
+    std::filesystem::path file;                      // absolute or relative to the cwd
+    simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32;       // type in the operator call
+    simdax_dtype file_dtype = SIMDAX_DTYPE_FLOAT32;  // type of the values in the file
     std::vector<std::int64_t> shape;
     std::optional<std::vector<std::int64_t>> strides;  // inputs only; nullopt = packed
     std::int64_t offset = 0;                           // inputs only, in elements
@@ -50,13 +49,13 @@ struct Tolerance {
 };
 
 struct CaseParams {
-    std::vector<std::uint32_t> axes;                    // softmax family, MVN
-    bool normalize_variance = true;                     // MVN
-    float epsilon = 1e-5f;                              // MVN
-    std::optional<simdax_activation_desc> activation;   // MVN; nullopt = none
+    std::vector<std::uint32_t> axes;                                          // softmax family, MVN
+    bool normalize_variance = true;                                           // MVN
+    float epsilon = 1e-5f;                                                    // MVN
+    std::optional<simdax_activation_desc> activation;                         // MVN; nullopt = none
     simdax_epsilon_placement epsilon_placement = SIMDAX_EPSILON_ON_VARIANCE;  // MVN
-    float alpha = 0.2f;                                 // HardSigmoid
-    float beta = 0.5f;                                  // HardSigmoid
+    float alpha = 0.2f;                                                       // HardSigmoid
+    float beta = 0.5f;                                                        // HardSigmoid
 };
 
 struct Case {

@@ -19,9 +19,9 @@ using json = nlohmann::json;
 constexpr const char* kSchema = "simdax-case/1";
 
 // The operators the case format describes, by their library names.
-constexpr simdax_operator_type kCaseOps[] = {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX,
-                                             SIMDAX_OPERATOR_HARDMAX, SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
-                                             SIMDAX_OPERATOR_HARD_SIGMOID};
+constexpr simdax_operator_type kCaseOps[] = {
+    SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX, SIMDAX_OPERATOR_HARDMAX,
+    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, SIMDAX_OPERATOR_HARD_SIGMOID};
 
 simdax_operator_type parse_op(const JsonFields& f, const json& doc) {
     const std::string op = f.as_string(f.required(doc, "", "op"), "op");
@@ -62,33 +62,33 @@ CaseParams parse_params(const JsonFields& f, const json& doc, simdax_operator_ty
     f.require_object(params, "params");
     CaseParams out;
     switch (op) {
-    case SIMDAX_OPERATOR_LOG_SOFTMAX:
-    case SIMDAX_OPERATOR_SOFTMAX:
-    case SIMDAX_OPERATOR_HARDMAX:
-        f.allow_only(params, "params", {"axes"});
-        out.axes = parse_axes(f, params);
-        break;
-    case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
-        f.allow_only(params, "params",
-                     {"axes", "normalize_variance", "epsilon", "activation", "epsilon_placement"});
-        out.axes = parse_axes(f, params);
-        out.normalize_variance = f.as_bool(f.required(params, "params", "normalize_variance"),
-                                           "params.normalize_variance");
-        out.epsilon = f.as_float32(f.required(params, "params", "epsilon"), "params.epsilon");
-        if (const json* act = f.optional(params, "activation")) {
-            out.activation = parse_activation(f, *act, "params.activation");
-        }
-        if (const json* placement = f.optional(params, "epsilon_placement")) {
-            out.epsilon_placement = parse_epsilon_placement(f, *placement);
-        }
-        break;
-    case SIMDAX_OPERATOR_HARD_SIGMOID:
-        // docs/spec.md defaults when a case leaves them out.
-        f.allow_only(params, "params", {"alpha", "beta"});
-        if (const json* a = f.optional(params, "alpha")) out.alpha = f.as_float32(*a, "params.alpha");
-        if (const json* b = f.optional(params, "beta")) out.beta = f.as_float32(*b, "params.beta");
-        break;
-    default: break;  // parse_op admits the operators above only
+        case SIMDAX_OPERATOR_LOG_SOFTMAX:
+        case SIMDAX_OPERATOR_SOFTMAX:
+        case SIMDAX_OPERATOR_HARDMAX:
+            f.allow_only(params, "params", {"axes"});
+            out.axes = parse_axes(f, params);
+            break;
+        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
+            f.allow_only(params, "params",
+                         {"axes", "normalize_variance", "epsilon", "activation", "epsilon_placement"});
+            out.axes = parse_axes(f, params);
+            out.normalize_variance =
+                f.as_bool(f.required(params, "params", "normalize_variance"), "params.normalize_variance");
+            out.epsilon = f.as_float32(f.required(params, "params", "epsilon"), "params.epsilon");
+            if (const json* act = f.optional(params, "activation")) {
+                out.activation = parse_activation(f, *act, "params.activation");
+            }
+            if (const json* placement = f.optional(params, "epsilon_placement")) {
+                out.epsilon_placement = parse_epsilon_placement(f, *placement);
+            }
+            break;
+        case SIMDAX_OPERATOR_HARD_SIGMOID:
+            // docs/spec.md defaults when a case leaves them out.
+            f.allow_only(params, "params", {"alpha", "beta"});
+            if (const json* a = f.optional(params, "alpha")) out.alpha = f.as_float32(*a, "params.alpha");
+            if (const json* b = f.optional(params, "beta")) out.beta = f.as_float32(*b, "params.beta");
+            break;
+        default: break;  // parse_op admits the operators above only
     }
     return out;
 }
@@ -119,12 +119,10 @@ simdax_dtype parse_dtype(const JsonFields& f, const json& value, const std::stri
 
 // The JSON half of a tensor entry; the file is read later, once the whole
 // case is known to be consistent.
-Tensor parse_tensor(const JsonFields& f, const json& entry, const std::string& where,
-                    bool is_input) {
+Tensor parse_tensor(const JsonFields& f, const json& entry, const std::string& where, bool is_input) {
     f.require_object(entry, where);
     f.allow_only(entry, where,
-                 {"name", "file", "dtype", "file_dtype", "shape", "strides", "offset",
-                  "buffer_elements"});
+                 {"name", "file", "dtype", "file_dtype", "shape", "strides", "offset", "buffer_elements"});
     Tensor t;
     t.name = f.as_string(f.required(entry, where, "name"), where + ".name");
     const std::string file = f.as_string(f.required(entry, where, "file"), where + ".file");
@@ -156,8 +154,8 @@ Tensor parse_tensor(const JsonFields& f, const json& entry, const std::string& w
     if (strides) {
         t.strides = f.as_integer_array(*strides, where + ".strides");
         if (t.strides->size() != t.shape.size()) {
-            f.fail(where + ".strides", std::to_string(t.strides->size()) + " entries for rank " +
-                                           std::to_string(t.shape.size()));
+            f.fail(where + ".strides",
+                   std::to_string(t.strides->size()) + " entries for rank " + std::to_string(t.shape.size()));
         }
     }
     if (offset) t.offset = f.as_integer(*offset, where + ".offset");
@@ -175,9 +173,8 @@ Tensor parse_tensor(const JsonFields& f, const json& entry, const std::string& w
     }
 
     if (t.file_dtype != t.dtype) {
-        f.fail(where + ".file_dtype", std::string("an input file holds its dtype (") +
-                                          dtype_name(t.dtype) + "), not " +
-                                          dtype_name(t.file_dtype));
+        f.fail(where + ".file_dtype", std::string("an input file holds its dtype (") + dtype_name(t.dtype) +
+                                          "), not " + dtype_name(t.file_dtype));
     }
     if (buffer) {
         t.buffer_elements = f.as_integer(*buffer, where + ".buffer_elements");
@@ -190,8 +187,8 @@ Tensor parse_tensor(const JsonFields& f, const json& entry, const std::string& w
     } else {
         f.fail(where + ".buffer_elements", "missing (required with strides)");
     }
-    const std::string problem = view_problem(
-        t.shape, t.strides ? *t.strides : packed_strides(t.shape), t.offset, t.buffer_elements);
+    const std::string problem =
+        view_problem(t.shape, t.strides ? *t.strides : packed_strides(t.shape), t.offset, t.buffer_elements);
     if (!problem.empty()) f.fail(where, problem);
     return t;
 }
@@ -237,9 +234,8 @@ void load_tensor_file(const std::filesystem::path& dir, Tensor& t, const std::st
     if (__builtin_mul_overflow(elements, dtype_bytes(stored), &bytes)) {
         throw CaseError(t.file.string() + ": the size implied by " + where + " overflows 64 bits");
     }
-    t.contents = read_exact_file(t.file, bytes,
-                                 std::to_string(elements) + " " + dtype_name(stored) +
-                                     " elements (" + where + ")");
+    t.contents = read_exact_file(
+        t.file, bytes, std::to_string(elements) + " " + dtype_name(stored) + " elements (" + where + ")");
 }
 
 }  // namespace
@@ -275,17 +271,17 @@ Case load_case(const std::filesystem::path& dir, Reference reference) {
     // README: input and output of one call share one dtype.
     for (std::size_t i = 0; i < c.inputs.size(); ++i) {
         if (c.inputs[i].dtype != c.output.dtype) {
-            f.fail("inputs[" + std::to_string(i) + "].dtype",
-                   std::string(dtype_name(c.inputs[i].dtype)) + " differs from the output's " +
-                       dtype_name(c.output.dtype));
+            f.fail("inputs[" + std::to_string(i) + "].dtype", std::string(dtype_name(c.inputs[i].dtype)) +
+                                                                  " differs from the output's " +
+                                                                  dtype_name(c.output.dtype));
         }
     }
 
     for (std::size_t i = 0; i < c.inputs.size(); ++i) {
-        load_tensor_file(c.dir, c.inputs[i], "inputs[" + std::to_string(i) + "].buffer_elements in case.json");
+        load_tensor_file(c.dir, c.inputs[i],
+                         "inputs[" + std::to_string(i) + "].buffer_elements in case.json");
     }
-    if (reference == Reference::load)
-        load_tensor_file(c.dir, c.output, "outputs[0].shape in case.json");
+    if (reference == Reference::load) load_tensor_file(c.dir, c.output, "outputs[0].shape in case.json");
     return c;
 }
 
@@ -354,8 +350,10 @@ CaseScan scan_case_dirs(const std::filesystem::path& root) {
     }
     if (ec) throw CaseError(root.string() + ": cannot be listed: " + ec.message());
     for (const auto& [dir, seen] : dirs) {
-        if (seen.has_case) scan.cases.push_back(dir);
-        else if (!seen.has_subdir) scan.skipped.push_back({dir, "no case.json"});
+        if (seen.has_case)
+            scan.cases.push_back(dir);
+        else if (!seen.has_subdir)
+            scan.skipped.push_back({dir, "no case.json"});
     }
     std::sort(scan.cases.begin(), scan.cases.end());
     std::sort(scan.skipped.begin(), scan.skipped.end(),

@@ -33,8 +33,8 @@ const void* element_zero(const Tensor& t) {
 }
 
 [[noreturn]] void fail_call(const Case& c, const char* call, simdax_status status) {
-    throw CaseError(c.json_path.string() + ": " + call + " failed: " + simdax_status_name(status) +
-                    ": " + simdax_last_error());
+    throw CaseError(c.json_path.string() + ": " + call + " failed: " + simdax_status_name(status) + ": " +
+                    simdax_last_error());
 }
 
 // Byte written into the output before each run: an unwritten element reads
@@ -56,30 +56,33 @@ OperatorRun::OperatorRun(const Case& c) : case_(c) {
     if (scale_t) scale = &optional.emplace_back(*scale_t).desc;
     if (bias_t) bias = &optional.emplace_back(*bias_t).desc;
 
-    simdax_axes_op_desc axes_desc{&input.desc, &output.desc,
-                                  static_cast<std::uint32_t>(c.params.axes.size()),
+    simdax_axes_op_desc axes_desc{&input.desc, &output.desc, static_cast<std::uint32_t>(c.params.axes.size()),
                                   c.params.axes.data()};
-    simdax_mvn_desc mvn_desc{&input.desc, scale, bias, &output.desc,
+    simdax_mvn_desc mvn_desc{&input.desc,
+                             scale,
+                             bias,
+                             &output.desc,
                              static_cast<std::uint32_t>(c.params.axes.size()),
-                             c.params.axes.data(), c.params.normalize_variance ? 1 : 0,
-                             c.params.epsilon, c.params.activation ? &*c.params.activation : nullptr};
+                             c.params.axes.data(),
+                             c.params.normalize_variance ? 1 : 0,
+                             c.params.epsilon,
+                             c.params.activation ? &*c.params.activation : nullptr};
     const simdax_mvn_ex_desc mvn_ex_desc{mvn_desc, c.params.epsilon_placement};
     simdax_hard_sigmoid_desc hs_desc{&input.desc, &output.desc, c.params.alpha, c.params.beta};
 
     simdax_operator_desc desc{};
     switch (c.op) {
-    case SIMDAX_OPERATOR_LOG_SOFTMAX:
-    case SIMDAX_OPERATOR_SOFTMAX:
-    case SIMDAX_OPERATOR_HARDMAX: desc = {c.op, &axes_desc}; break;
-    case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
-        // The plain descriptor for DirectML's placement, as its users create it.
-        desc = c.params.epsilon_placement == SIMDAX_EPSILON_ON_VARIANCE
-                   ? simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc}
-                   : simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX,
-                                          &mvn_ex_desc};
-        break;
-    case SIMDAX_OPERATOR_HARD_SIGMOID: desc = {c.op, &hs_desc}; break;
-    default: throw CaseError(c.json_path.string() + ": op: not an operator of the case format");
+        case SIMDAX_OPERATOR_LOG_SOFTMAX:
+        case SIMDAX_OPERATOR_SOFTMAX:
+        case SIMDAX_OPERATOR_HARDMAX: desc = {c.op, &axes_desc}; break;
+        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
+            // The plain descriptor for DirectML's placement, as its users create it.
+            desc = c.params.epsilon_placement == SIMDAX_EPSILON_ON_VARIANCE
+                       ? simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc}
+                       : simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, &mvn_ex_desc};
+            break;
+        case SIMDAX_OPERATOR_HARD_SIGMOID: desc = {c.op, &hs_desc}; break;
+        default: throw CaseError(c.json_path.string() + ": op: not an operator of the case format");
     }
 
     const simdax_status status = simdax_operator_create(&desc, &op_);

@@ -102,8 +102,7 @@ const JsonFields::json& JsonFields::as_array(const json& value, const std::strin
     return value;
 }
 
-std::vector<std::int64_t> JsonFields::as_integer_array(const json& value,
-                                                       const std::string& where) const {
+std::vector<std::int64_t> JsonFields::as_integer_array(const json& value, const std::string& where) const {
     std::vector<std::int64_t> out;
     for (std::size_t i = 0; i < as_array(value, where).size(); ++i) {
         out.push_back(as_integer(value[i], where + "[" + std::to_string(i) + "]"));
@@ -111,8 +110,7 @@ std::vector<std::int64_t> JsonFields::as_integer_array(const json& value,
     return out;
 }
 
-std::vector<std::string> JsonFields::as_string_array(const json& value,
-                                                     const std::string& where) const {
+std::vector<std::string> JsonFields::as_string_array(const json& value, const std::string& where) const {
     std::vector<std::string> out;
     for (std::size_t i = 0; i < as_array(value, where).size(); ++i) {
         out.push_back(as_string(value[i], where + "[" + std::to_string(i) + "]"));
@@ -123,9 +121,8 @@ std::vector<std::string> JsonFields::as_string_array(const json& value,
 nlohmann::json parse_json_file(const std::filesystem::path& file) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec)) {
-        throw CaseError(file.string() + ": " + (std::filesystem::exists(file, ec)
-                                                    ? "not a regular file"
-                                                    : "no such file"));
+        throw CaseError(file.string() + ": " +
+                        (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file"));
     }
     std::ifstream in(file, std::ios::binary);
     if (!in) throw CaseError(file.string() + ": cannot be opened for reading");

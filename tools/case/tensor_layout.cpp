@@ -26,9 +26,8 @@ std::vector<std::int64_t> packed_strides(const std::vector<std::int64_t>& shape)
     return strides;
 }
 
-std::string view_problem(const std::vector<std::int64_t>& shape,
-                         const std::vector<std::int64_t>& strides, std::int64_t offset,
-                         std::int64_t buffer_elements) {
+std::string view_problem(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides,
+                         std::int64_t offset, std::int64_t buffer_elements) {
     if (strides.size() != shape.size()) {
         return "strides has " + std::to_string(strides.size()) + " entries for rank " +
                std::to_string(shape.size());
@@ -52,8 +51,7 @@ std::string view_problem(const std::vector<std::int64_t>& shape,
     for (std::size_t k = 0; k < shape.size(); ++k) {
         std::int64_t span = 0;
         if (__builtin_mul_overflow(strides[k], shape[k] - 1, &span) ||
-            __builtin_add_overflow(span < 0 ? lowest : highest, span,
-                                   span < 0 ? &lowest : &highest)) {
+            __builtin_add_overflow(span < 0 ? lowest : highest, span, span < 0 ? &lowest : &highest)) {
             return "offset + index * strides overflows 64 bits";
         }
     }

@@ -18,9 +18,8 @@ std::vector<std::int64_t> packed_strides(const std::vector<std::int64_t>& shape)
 
 // Empty if every element of the view (shape, strides, offset) lies in
 // [0, buffer_elements); otherwise the problem, as a phrase.
-std::string view_problem(const std::vector<std::int64_t>& shape,
-                         const std::vector<std::int64_t>& strides, std::int64_t offset,
-                         std::int64_t buffer_elements);
+std::string view_problem(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides,
+                         std::int64_t offset, std::int64_t buffer_elements);
 
 // Coordinates of the element at row-major position `index` in shape.
 std::vector<std::int64_t> unravel_index(std::uint64_t index, const std::vector<std::int64_t>& shape);

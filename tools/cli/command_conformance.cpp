@@ -19,8 +19,7 @@ int command_conformance(const std::string& root) {
         return kExitFailure;
     }
     const char* isa = simdax_isa_name(simdax_active_isa());
-    std::printf("running %zu case%s on isa %s\n", dirs.size(), dirs.size() == 1 ? "" : "s",
-                isa ? isa : "?");
+    std::printf("running %zu case%s on isa %s\n", dirs.size(), dirs.size() == 1 ? "" : "s", isa ? isa : "?");
 
     std::size_t passed = 0;
     std::size_t failed = 0;
@@ -44,8 +43,8 @@ int command_conformance(const std::string& root) {
         }
     }
     std::printf("%zu passed, %zu failed", passed, failed);
-    if (!scan.skipped.empty()) std::printf(", %zu folder%s skipped", scan.skipped.size(),
-                                           scan.skipped.size() == 1 ? "" : "s");
+    if (!scan.skipped.empty())
+        std::printf(", %zu folder%s skipped", scan.skipped.size(), scan.skipped.size() == 1 ? "" : "s");
     std::printf("\n");
     return failed == 0 ? kExitOk : kExitFailure;
 }

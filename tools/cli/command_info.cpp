@@ -16,8 +16,7 @@ int command_info() {
         const auto isa = static_cast<simdax_isa>(i);
         const char* name = simdax_isa_name(isa);
         std::printf("  %-11s compiled %-3s  supported %s\n", name ? name : "?",
-                    simdax_isa_compiled(isa) ? "yes" : "no",
-                    simdax_isa_supported(isa) ? "yes" : "no");
+                    simdax_isa_compiled(isa) ? "yes" : "no", simdax_isa_supported(isa) ? "yes" : "no");
     }
     const char* active = simdax_isa_name(simdax_active_isa());
     std::printf("isa in use: %s\n", active ? active : "?");

@@ -48,8 +48,7 @@ int command_run(const std::string& case_dir, const std::string& out_dir, std::ui
                 simdax_case::dtype_name(c.output.dtype), simdax_isa_name(run.isa()));
 
     if (repeat > 0) {
-        std::printf("median_ns: %llu\n",
-                    static_cast<unsigned long long>(median_execute_ns(run, repeat)));
+        std::printf("median_ns: %llu\n", static_cast<unsigned long long>(median_execute_ns(run, repeat)));
     }
     return kExitOk;
 }

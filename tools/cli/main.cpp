@@ -51,8 +51,7 @@ bool parse_count(const std::string& text, std::uint64_t* value) {
 // commands' own messages).
 void print_log(void*, simdax_log_level level, const char* message) {
     if (level == SIMDAX_LOG_ERROR) return;
-    std::fprintf(stderr, "simdax: %s: %s\n", level == SIMDAX_LOG_WARNING ? "warning" : "info",
-                 message);
+    std::fprintf(stderr, "simdax: %s: %s\n", level == SIMDAX_LOG_WARNING ? "warning" : "info", message);
 }
 
 int run_cli(int argc, char** argv) {

@@ -20,33 +20,32 @@ std::string isa_names() {
 }  // namespace
 
 void print_usage(std::FILE* out) {
-    std::fprintf(
-        out,
-        "usage: simdax [--isa NAME] COMMAND [ARGS]\n"
-        "\n"
-        "commands:\n"
-        "  info                                 CPU, features, ISAs compiled in and supported,\n"
-        "                                       library version, the ISA in use\n"
-        "  run CASE_DIR --out DIR [--repeat N]  run one case, write DIR/output_0.bin (packed,\n"
-        "                                       in the case's dtype); with --repeat, time N\n"
-        "                                       more executions and print median_ns. The\n"
-        "                                       reference output file is not needed\n"
-        "  conformance ROOT                     run every case at or below ROOT and apply the\n"
-        "                                       pass rule; prints 'N passed, N failed' and a\n"
-        "                                       SKIP line per folder without a case\n"
-        "\n"
-        "options:\n"
-        "  --isa NAME   cap the ISA (%s);\n"
-        "               the environment variable SIMDAX_MAX_ISA sets the initial cap\n"
-        "\n"
-        "environment:\n"
-        "  SIMDAX_VERBOSE=1  print each operator the library creates (op, dtype, shape,\n"
-        "                    axes, isa, loop form, passes, split) on stderr; 2: also each\n"
-        "                    execution with its time\n"
-        "  -h, --help   this message\n"
-        "\n"
-        "exit status: 0 success, 1 failure or a bad case, 2 bad usage\n",
-        isa_names().c_str());
+    std::fprintf(out,
+                 "usage: simdax [--isa NAME] COMMAND [ARGS]\n"
+                 "\n"
+                 "commands:\n"
+                 "  info                                 CPU, features, ISAs compiled in and supported,\n"
+                 "                                       library version, the ISA in use\n"
+                 "  run CASE_DIR --out DIR [--repeat N]  run one case, write DIR/output_0.bin (packed,\n"
+                 "                                       in the case's dtype); with --repeat, time N\n"
+                 "                                       more executions and print median_ns. The\n"
+                 "                                       reference output file is not needed\n"
+                 "  conformance ROOT                     run every case at or below ROOT and apply the\n"
+                 "                                       pass rule; prints 'N passed, N failed' and a\n"
+                 "                                       SKIP line per folder without a case\n"
+                 "\n"
+                 "options:\n"
+                 "  --isa NAME   cap the ISA (%s);\n"
+                 "               the environment variable SIMDAX_MAX_ISA sets the initial cap\n"
+                 "\n"
+                 "environment:\n"
+                 "  SIMDAX_VERBOSE=1  print each operator the library creates (op, dtype, shape,\n"
+                 "                    axes, isa, loop form, passes, split) on stderr; 2: also each\n"
+                 "                    execution with its time\n"
+                 "  -h, --help   this message\n"
+                 "\n"
+                 "exit status: 0 success, 1 failure or a bad case, 2 bad usage\n",
+                 isa_names().c_str());
 }
 
 }  // namespace simdax_cli

@@ -44,9 +44,7 @@ std::uint64_t round_to_binary(double x, int mant_bits, int exp_bits) {
         if (rem > half || (rem == half && (n & 1) != 0)) ++n;
     }
     // A carry out of the significand moves into the exponent field by itself.
-    std::uint64_t bits = e >= emin
-        ? (static_cast<std::uint64_t>(e + bias - 1) << mant_bits) + n
-        : n;
+    std::uint64_t bits = e >= emin ? (static_cast<std::uint64_t>(e + bias - 1) << mant_bits) + n : n;
     if (bits >= inf) bits = inf;
     return sign | bits;
 }
@@ -63,20 +61,20 @@ std::optional<simdax_dtype> dtype_from_name(const std::string& name) {
 
 const char* dtype_name(simdax_dtype dtype) {
     switch (dtype) {
-    case SIMDAX_DTYPE_FLOAT32: return "float32";
-    case SIMDAX_DTYPE_FLOAT16: return "float16";
-    case SIMDAX_DTYPE_BFLOAT16: return "bfloat16";
-    case SIMDAX_DTYPE_FLOAT64: return "float64";
+        case SIMDAX_DTYPE_FLOAT32: return "float32";
+        case SIMDAX_DTYPE_FLOAT16: return "float16";
+        case SIMDAX_DTYPE_BFLOAT16: return "bfloat16";
+        case SIMDAX_DTYPE_FLOAT64: return "float64";
     }
     return "unknown";
 }
 
 std::size_t dtype_bytes(simdax_dtype dtype) {
     switch (dtype) {
-    case SIMDAX_DTYPE_FLOAT32: return 4;
-    case SIMDAX_DTYPE_FLOAT16: return 2;
-    case SIMDAX_DTYPE_BFLOAT16: return 2;
-    case SIMDAX_DTYPE_FLOAT64: return 8;
+        case SIMDAX_DTYPE_FLOAT32: return 4;
+        case SIMDAX_DTYPE_FLOAT16: return 2;
+        case SIMDAX_DTYPE_BFLOAT16: return 2;
+        case SIMDAX_DTYPE_FLOAT64: return 8;
     }
     return 0;
 }
@@ -119,10 +117,10 @@ double float32_bits_to_double(std::uint32_t bits) {
 
 double round_to_dtype(double x, simdax_dtype dtype) {
     switch (dtype) {
-    case SIMDAX_DTYPE_FLOAT32: return float32_bits_to_double(double_to_float32_bits(x));
-    case SIMDAX_DTYPE_FLOAT16: return float16_bits_to_double(double_to_float16_bits(x));
-    case SIMDAX_DTYPE_BFLOAT16: return bfloat16_bits_to_double(double_to_bfloat16_bits(x));
-    case SIMDAX_DTYPE_FLOAT64: return x;
+        case SIMDAX_DTYPE_FLOAT32: return float32_bits_to_double(double_to_float32_bits(x));
+        case SIMDAX_DTYPE_FLOAT16: return float16_bits_to_double(double_to_float16_bits(x));
+        case SIMDAX_DTYPE_BFLOAT16: return bfloat16_bits_to_double(double_to_bfloat16_bits(x));
+        case SIMDAX_DTYPE_FLOAT64: return x;
     }
     return x;
 }
@@ -130,23 +128,22 @@ double round_to_dtype(double x, simdax_dtype dtype) {
 double load_element(const void* data, std::size_t index, simdax_dtype dtype) {
     const auto* bytes = static_cast<const unsigned char*>(data) + index * dtype_bytes(dtype);
     switch (dtype) {
-    case SIMDAX_DTYPE_FLOAT32: {
-        std::uint32_t b;
-        std::memcpy(&b, bytes, sizeof b);
-        return float32_bits_to_double(b);
-    }
-    case SIMDAX_DTYPE_FLOAT16:
-    case SIMDAX_DTYPE_BFLOAT16: {
-        std::uint16_t b;
-        std::memcpy(&b, bytes, sizeof b);
-        return dtype == SIMDAX_DTYPE_FLOAT16 ? float16_bits_to_double(b)
-                                             : bfloat16_bits_to_double(b);
-    }
-    case SIMDAX_DTYPE_FLOAT64: {
-        double v;
-        std::memcpy(&v, bytes, sizeof v);
-        return v;
-    }
+        case SIMDAX_DTYPE_FLOAT32: {
+            std::uint32_t b;
+            std::memcpy(&b, bytes, sizeof b);
+            return float32_bits_to_double(b);
+        }
+        case SIMDAX_DTYPE_FLOAT16:
+        case SIMDAX_DTYPE_BFLOAT16: {
+            std::uint16_t b;
+            std::memcpy(&b, bytes, sizeof b);
+            return dtype == SIMDAX_DTYPE_FLOAT16 ? float16_bits_to_double(b) : bfloat16_bits_to_double(b);
+        }
+        case SIMDAX_DTYPE_FLOAT64: {
+            double v;
+            std::memcpy(&v, bytes, sizeof v);
+            return v;
+        }
     }
     return std::nan("");
 }
@@ -155,17 +152,10 @@ namespace {
 // Bit pattern of a value already representable in dtype, and its sign bit.
 std::uint64_t exact_bits(double x, simdax_dtype dtype, std::uint64_t* sign_bit) {
     switch (dtype) {
-    case SIMDAX_DTYPE_FLOAT32:
-        *sign_bit = std::uint64_t{1} << 31;
-        return double_to_float32_bits(x);
-    case SIMDAX_DTYPE_FLOAT16:
-        *sign_bit = 0x8000;
-        return double_to_float16_bits(x);
-    case SIMDAX_DTYPE_BFLOAT16:
-        *sign_bit = 0x8000;
-        return double_to_bfloat16_bits(x);
-    case SIMDAX_DTYPE_FLOAT64:
-        break;
+        case SIMDAX_DTYPE_FLOAT32: *sign_bit = std::uint64_t{1} << 31; return double_to_float32_bits(x);
+        case SIMDAX_DTYPE_FLOAT16: *sign_bit = 0x8000; return double_to_float16_bits(x);
+        case SIMDAX_DTYPE_BFLOAT16: *sign_bit = 0x8000; return double_to_bfloat16_bits(x);
+        case SIMDAX_DTYPE_FLOAT64: break;
     }
     std::uint64_t d;
     std::memcpy(&d, &x, sizeof d);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: installs what is missing, builds, and runs
+# Every test: installs what is missing, checks that the tree follows
+# .clang-format (tools/scripts/check_format.sh), builds, and runs
 #  1. the full suite once per ISA this machine runs (ctest), the CLI
 #     conformance run and the C99 API test;
 #  2. the suite under emulated CPUs (qemu-x86_64 Haswell = AVX2 only,
@@ -30,6 +31,8 @@ configure_build() {  # dir, extra cmake args...
 }
 
 start=$SECONDS
+stage "format"
+bash "$root/tools/scripts/check_format.sh"
 configure_build "$root/build"
 if [ $quick -eq 1 ]; then
   ctest --test-dir "$root/build" -L quick --output-on-failure -j "$jobs"

@@ -28,11 +28,11 @@ void cast_run(const T* x, U* y, size_t n) {
     }
 }
 
-#define SIMDAX_CAST_KERNEL(name, U)                                      \
-    template <class T>                                                   \
-    void name(const void* x, void* y, size_t n) {                        \
-        const VecScope scope;                                            \
-        cast_run(static_cast<const T*>(x), static_cast<U*>(y), n);       \
+#define SIMDAX_CAST_KERNEL(name, U)                                \
+    template <class T>                                             \
+    void name(const void* x, void* y, size_t n) {                  \
+        const VecScope scope;                                      \
+        cast_run(static_cast<const T*>(x), static_cast<U*>(y), n); \
     }
 SIMDAX_CAST_KERNEL(cast_to_f32, float)
 SIMDAX_CAST_KERNEL(cast_to_f16, F16)

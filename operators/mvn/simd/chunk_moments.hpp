@@ -45,7 +45,8 @@ void moments(const void* xv, size_t n, Moments* st) {
         const E dm = sd / E(nb);
         // Around the block mean: e = (x - x[b]) - mean_d, two roundings as
         // the one-pass sums (exact near the mean).
-        const BlockSums<T> bs2 = shifted_block_sums<T, false, Shift::two>(xb, nb, sh, nullptr, nullptr, 0, V::set1(dm));
+        const BlockSums<T> bs2 =
+            shifted_block_sums<T, false, Shift::two>(xb, nb, sh, nullptr, nullptr, 0, V::set1(dm));
         const E c2f = V::hsum(bs2.q);
         if (is_tiny<T>(amax, c2f)) {
             in_double();

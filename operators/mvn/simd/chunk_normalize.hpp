@@ -69,8 +69,8 @@ void normalize_run(const T* x, T* y, size_t n, const NormArgs* a) {
         if (i < nb)
             V::storen(t + i, V::mul(V::sub(V::sub(V::loadn(x + b + i, nb - i, vmh), vmh), vml), inv), nb - i);
         scale_bias_act<T>(t, nb, sc ? sc + ptrdiff_t(b) * a->scale_stride : nullptr, a->scale_stride,
-                  bi ? bi + ptrdiff_t(b) * a->bias_stride : nullptr, a->bias_stride, a->act, y + b,
-                  [&](size_t i) { return (double(to_e(x[b + i])) - a->mean) * a->inv_std; });
+                          bi ? bi + ptrdiff_t(b) * a->bias_stride : nullptr, a->bias_stride, a->act, y + b,
+                          [&](size_t i) { return (double(to_e(x[b + i])) - a->mean) * a->inv_std; });
     });
 }
 

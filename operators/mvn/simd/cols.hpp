@@ -28,8 +28,8 @@ constexpr size_t kMaxColLanes = 4 * Vec<T>::N;
 // variance below E's reach): every lane in the wider type
 // (operators/mvn/mvn_wide.hpp).
 template <class T>
-void cols_block_wide(const T* x, T* y, size_t r, size_t lanes, ptrdiff_t xrs, ptrdiff_t yrs,
-                     const MvnArgs& a, size_t l0) {
+void cols_block_wide(const T* x, T* y, size_t r, size_t lanes, ptrdiff_t xrs, ptrdiff_t yrs, const MvnArgs& a,
+                     size_t l0) {
     using E = typename Vec<T>::E;
     using WT = WideOf<E>;
     const WideFpScope<WT> fp;
@@ -39,8 +39,9 @@ void cols_block_wide(const T* x, T* y, size_t r, size_t lanes, ptrdiff_t xrs, pt
     alignas(64) E t[kMaxColLanes<T>];
     WideNorm<WT> g[kMaxColLanes<T>];
     for (size_t q = 0; q < lanes; ++q)
-        g[q] = wide_norm(wide_moments_n<WT>(r, [&](size_t j) { return to_e(x[ptrdiff_t(j) * xrs + ptrdiff_t(q)]); }),
-                         double(r), a.vn);
+        g[q] = wide_norm(
+            wide_moments_n<WT>(r, [&](size_t j) { return to_e(x[ptrdiff_t(j) * xrs + ptrdiff_t(q)]); }),
+            double(r), a.vn);
     for (size_t j = 0; j < r; ++j) {
         const T* xr = x + ptrdiff_t(j) * xrs;
         T* yr = y + ptrdiff_t(j) * yrs;
@@ -99,7 +100,8 @@ bool mvn_cols_stats(const T* x, size_t r, size_t tail, ptrdiff_t xrs, const MvnA
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) s[u] = a1[u] = a2[u] = V::zero();
         for (size_t j = j0; j < j1; ++j) {
             const T* row = x + ptrdiff_t(j) * xrs;
-            if (pf.ahead && j + kColPrefetch < r) prefetch_row(row + ptrdiff_t(kColPrefetch) * xrs, pf_bytes, false);
+            if (pf.ahead && j + kColPrefetch < r)
+                prefetch_row(row + ptrdiff_t(kColPrefetch) * xrs, pf_bytes, false);
             if (pf.next_bytes && j0 == 0) prefetch_row(row + pf.next, pf.next_bytes, false);
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
                 const R v = ld_lane<NV, PARTIAL>(row, u, tail, V::zero());
@@ -151,7 +153,8 @@ bool mvn_cols_stats(const T* x, size_t r, size_t tail, ptrdiff_t xrs, const MvnA
         st.ml[u] = wmap<V>(full, DL::from(st.mh[u]), dsub).narrow();
         if (a.vn.normalize_variance) {
             const DL var = wmap<V>(m2[u], wr, dmul);
-            st.inv[u] = wmap<V>(var, [&](VD::R v) { return VD::div(one, mvn_divisor<VD>(v, veps, on_sd)); }).narrow();
+            st.inv[u] =
+                wmap<V>(var, [&](VD::R v) { return VD::div(one, mvn_divisor<VD>(v, veps, on_sd)); }).narrow();
         } else {
             st.inv[u] = V::set1(E(1));
         }
@@ -160,8 +163,8 @@ bool mvn_cols_stats(const T* x, size_t r, size_t tail, ptrdiff_t xrs, const MvnA
 }
 
 template <class T, int NV, bool PARTIAL>
-void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs,
-                    const MvnArgs& a, size_t l0, const ColPrefetch& pf) {
+void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrdiff_t yrs, const MvnArgs& a,
+                    size_t l0, const ColPrefetch& pf) {
     using V = Vec<T>;
     using E = typename V::E;
     ColStats<V, NV> st;
@@ -182,9 +185,11 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         if (j + kColPrefetch < r) prefetch_row(yr + ptrdiff_t(kColPrefetch) * yrs, pf_bytes, true);
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
             V::store(t + size_t(u) * V::N,
-                     V::mul(V::sub(V::sub(ld_lane<NV, PARTIAL>(xr, u, tail, V::zero()), st.mh[u]), st.ml[u]), st.inv[u]));
+                     V::mul(V::sub(V::sub(ld_lane<NV, PARTIAL>(xr, u, tail, V::zero()), st.mh[u]), st.ml[u]),
+                            st.inv[u]));
         if (plain) {
-            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
+                st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
             continue;
         }
         const auto norm = [&](size_t q) {  // rare (act_map_in_range): the divisor here
@@ -194,7 +199,8 @@ void mvn_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, ptrd
         const T* bij = bi ? bi + ptrdiff_t(j) * a.bias_rs + l * a.bias_ks : nullptr;
         if constexpr (std::is_same_v<T, E>) {
             scale_bias_act<T>(t, lanes, scj, a.scale_ks, bij, a.bias_ks, a.act, t, norm);
-            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
+                st_lane<NV, PARTIAL>(yr, u, tail, V::load(t + size_t(u) * V::N));
         } else {
             scale_bias_act<T>(t, lanes, scj, a.scale_ks, bij, a.bias_ks, a.act, yr, norm);
         }
@@ -233,7 +239,7 @@ void mvn_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, ptrdi
             if (!fast) return;
             ColStats<V, NV> st;
             fast = mvn_cols_stats<T, NV, decltype(partial)::value>(x + c0 + l, r, tail, xrs, a,
-                                                                    col_prefetch<V>(kc, l, NV, sizeof(T)), st);
+                                                                   col_prefetch<V>(kc, l, NV, sizeof(T)), st);
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
                 const size_t at = l + size_t(u) * N;
                 V::store(mh + at, st.mh[u]);
@@ -282,15 +288,15 @@ void mvn_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, ptrdi
 }
 
 template <class T>
-void mvn_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs,
-              const MvnArgs* a) {
+void mvn_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, const MvnArgs* a) {
     const VecScope scope;
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
     if (cols_by_rows(xrs, yrs, sizeof(T))) return mvn_cols_by_rows<T>(x, y, r, k, xrs, yrs, *a);
     for_lane_blocks<Vec<T>>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
         mvn_cols_block<T, decltype(nv)::value, decltype(partial)::value>(
-            x + l, y + l, r, tail, xrs, yrs, *a, l, col_prefetch<Vec<T>>(k, l, decltype(nv)::value, sizeof(T)));
+            x + l, y + l, r, tail, xrs, yrs, *a, l,
+            col_prefetch<Vec<T>>(k, l, decltype(nv)::value, sizeof(T)));
     });
 }
 

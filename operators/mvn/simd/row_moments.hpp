@@ -137,8 +137,10 @@ inline RowMoments<typename Vec<T>::E> row_moments(const T* x, size_t n, double i
     double m2;
     if (!one_pass_m2<T>(c1, q, inv_n, &m2)) {  // x0 far from the mean (or NaN): around s
         s = x0 + ml;
-        if (copy) row_sums<E>(copy, n, ml, c1, q, nullptr, 0, copy);  // in place: e = d - ml
-        else row_sums<T>(x, n, s, c1, q);
+        if (copy)
+            row_sums<E>(copy, n, ml, c1, q, nullptr, 0, copy);  // in place: e = d - ml
+        else
+            row_sums<T>(x, n, s, c1, q);
         ml = c1 / E(n);
         m2 = double(q) - double(c1) * double(ml);
     }

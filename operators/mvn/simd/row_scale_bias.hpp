@@ -17,9 +17,9 @@ template <class T>
 struct RowScaleBias {
     using E = typename Vec<T>::E;
     RowAccess access = RowAccess::constant;
-    E c = 0;                 // constant: the value
-    const E* pe = nullptr;   // contiguous: compute-type values
-    const T* p = nullptr;    // strided: p[e*ks]
+    E c = 0;                // constant: the value
+    const E* pe = nullptr;  // contiguous: compute-type values
+    const T* p = nullptr;   // strided: p[e*ks]
     ptrdiff_t ks = 0;
 };
 

@@ -46,7 +46,7 @@ struct RowNorm {
 template <class T>
 struct RowsOutput {
     const ActParams& act;
-    bool stream;             // streaming stores (a large output)
+    bool stream;              // streaming stores (a large output)
     typename Vec<T>::E* buf;  // kNormBlock values, for the activation
 };
 
@@ -104,8 +104,10 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
             store_pair<V>(yo + i, t0, t1, stream);
         }
         for (; i + V::N <= n; i += V::N) {
-            if (stream) V::stream(yo + i, full(i));
-            else V::store(yo + i, full(i));
+            if (stream)
+                V::stream(yo + i, full(i));
+            else
+                V::store(yo + i, full(i));
         }
         if (i < n) V::storen(yo + i, val(i, n - i), n - i);
         return;
@@ -137,8 +139,16 @@ template <class T>
 inline NormArgs row_norm_args(const MvnArgs& a, size_t g, double mean, double inv) {
     const T* sc = static_cast<const T*>(a.scale);
     const T* bi = static_cast<const T*>(a.bias);
-    return NormArgs{mean, inv, sc ? sc + ptrdiff_t(g) * a.scale_rs : nullptr, a.scale_ks,
-                    bi ? bi + ptrdiff_t(g) * a.bias_rs : nullptr, a.bias_ks, a.act, false, 0, 0};
+    return NormArgs{mean,
+                    inv,
+                    sc ? sc + ptrdiff_t(g) * a.scale_rs : nullptr,
+                    a.scale_ks,
+                    bi ? bi + ptrdiff_t(g) * a.bias_rs : nullptr,
+                    a.bias_ks,
+                    a.act,
+                    false,
+                    0,
+                    0};
 }
 
 template <class T>
@@ -175,10 +185,12 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
     // loads of the other a few steps on (4K aliasing).
     alignas(64) E xf[kHalf ? kMvnCopySet + 512 + kMvnCopySet : 1];
     const bool conv = kHalf && n <= kMvnPreconvert;
-    const auto copy_of = [&](size_t set, size_t r) { return conv ? xf + set * (kMvnCopySet + 512) + r * n : nullptr; };
+    const auto copy_of = [&](size_t set, size_t r) {
+        return conv ? xf + set * (kMvnCopySet + 512) + r * n : nullptr;
+    };
     // A large output (the executor passes many rows per call) is streamed.
-    const bool stream = static_cast<const void*>(x) != static_cast<void*>(y) &&
-                        rows * n * sizeof(T) >= kStreamBytes;
+    const bool stream =
+        static_cast<const void*>(x) != static_cast<void*>(y) && rows * n * sizeof(T) >= kStreamBytes;
     const RowsOutput<T> out{a.act, stream, buf};
     // Rows ahead whose input the output loop prefetches: about 6 KiB ahead.
     const size_t pf_rows = 1 + 6144 / (n * sizeof(T) + 1);
@@ -223,12 +235,16 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
         // A carried pass A reads the rows ahead itself.
         const T* nx = !pa && g + pf_rows < rows ? x + ptrdiff_t(g + pf_rows) * xrs : nullptr;
         // Inlined, as a switch in place would be: no extra calls per row.
-        with_access(sc, [&](auto sa) __attribute__((always_inline)) {
-            with_access(bi, [&](auto ba) __attribute__((always_inline)) {
-                if (copy) write_row<T, true>(copy, yr, n, nx, norm, sa, ba, out, pa);
-                else write_row<T, false>(xr, yr, n, nx, norm, sa, ba, out, pa);
+        with_access(
+            sc, [&](auto sa) __attribute__((always_inline)) {
+                with_access(
+                    bi, [&](auto ba) __attribute__((always_inline)) {
+                        if (copy)
+                            write_row<T, true>(copy, yr, n, nx, norm, sa, ba, out, pa);
+                        else
+                            write_row<T, false>(xr, yr, n, nx, norm, sa, ba, out, pa);
+                    });
             });
-        });
     };
     // Rows in batches: every row's pass A, then every row's moments, then
     // every row's output. The scalar chain from a row's sums to 1/divisor
@@ -238,7 +254,9 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
     // output loops (PassASteps).
     const double inv_n = 1.0 / double(n);
     const auto out_row = [&](size_t g) -> const char* {
-        return stream ? nullptr : reinterpret_cast<const char*>(y + ptrdiff_t(g) * yrs);  // streamed rows need no read for ownership
+        return stream ? nullptr
+                      : reinterpret_cast<const char*>(
+                            y + ptrdiff_t(g) * yrs);  // streamed rows need no read for ownership
     };
     const auto steps = [&](size_t g, size_t set, size_t r) {
         return PassASteps<T>{x + ptrdiff_t(g) * xrs, copy_of(set, r), out_row(g), n};

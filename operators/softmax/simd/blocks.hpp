@@ -78,9 +78,11 @@ inline bool block_has_nan(const T* x, size_t n) {
 }
 
 // The exp of the sum pass for each compute type.
-template <class V> struct SmxMath;
+template <class V>
+struct SmxMath;
 
-template <> struct SmxMath<VF> {
+template <>
+struct SmxMath<VF> {
     using R = VF::R;
     static constexpr bool kCanFold = true;
     // |lo| <= ulp(m*log2e)/2 <= 1/4 below this: 2^lo stays a harmless common factor
@@ -90,7 +92,9 @@ template <> struct SmxMath<VF> {
     template <int DEG>
     static constexpr float kFoldLimit = DEG == 3 ? 0x1p11f : 0x1p22f;
     template <int DEG>
-    static bool foldable(float m) { return m < kFoldLimit<DEG> && m > -kFoldLimit<DEG>; }  // false for NaN
+    static bool foldable(float m) {
+        return m < kFoldLimit<DEG> && m > -kFoldLimit<DEG>;
+    }  // false for NaN
     // 2^t, t = x*log2e + nh (FOLD, nh = -hi) or (x + nh)*log2e (nh = -M).
     template <bool FOLD, bool ZERO, int DEG = 5>
     static SIMDAX_INLINE R ex(R x, R nh) {
@@ -99,7 +103,9 @@ template <> struct SmxMath<VF> {
     }
     // hi for a max m, and the factor that moves a sum from hi_old to hi_new.
     template <bool FOLD>
-    static float hi_of(float m) { return FOLD ? m * exp2f32::kLog2e : m; }
+    static float hi_of(float m) {
+        return FOLD ? m * exp2f32::kLog2e : m;
+    }
     template <bool FOLD>
     static float rescale(float hi_old, float hi_new) {
         const float t = FOLD ? hi_old - hi_new : (hi_old - hi_new) * exp2f32::kLog2e;
@@ -114,21 +120,30 @@ template <> struct SmxMath<VF> {
     static R log(R s) { return log_f32(s); }
 };
 
-template <> struct SmxMath<VD> {
+template <>
+struct SmxMath<VD> {
     using R = VD::R;
     static constexpr bool kCanFold = false;
     template <int DEG>
-    static bool foldable(double) { return false; }
+    static bool foldable(double) {
+        return false;
+    }
     template <bool FOLD, bool ZERO, int DEG = 5>
-    static SIMDAX_INLINE R ex(R x, R nh) { return exp_f64(VD::add(x, nh)); }
+    static SIMDAX_INLINE R ex(R x, R nh) {
+        return exp_f64(VD::add(x, nh));
+    }
     template <bool FOLD>
-    static double hi_of(double m) { return m; }
+    static double hi_of(double m) {
+        return m;
+    }
     template <bool FOLD>
     static double rescale(double hi_old, double hi_new) {
         return VD::first(exp_f64(VD::set1(hi_old - hi_new)));
     }
     template <bool FOLD>
-    static double lo_ln(double, double) { return 0.0; }
+    static double lo_ln(double, double) {
+        return 0.0;
+    }
     static R log(R s) { return log_f64(s); }
 };
 
@@ -136,7 +151,9 @@ template <> struct SmxMath<VD> {
 // (kF3); for float32, Softmax divides by the sum (degree 5), LogSoftmax's
 // sum only enters through a log (kF4: an absolute 2.6e-6 there).
 template <class T, SoftmaxKind K>
-constexpr int kSumDeg = !std::is_same_v<T, typename Vec<T>::E> ? 3 : K == SoftmaxKind::log ? 4 : 5;
+constexpr int kSumDeg = !std::is_same_v<T, typename Vec<T>::E> ? 3
+                        : K == SoftmaxKind::log                ? 4
+                                                               : 5;
 
 // Four vectors of a sum pass: 2^t of x[i..i+4N) added into s0..s3; STORE
 // also writes them to y[i..] (y may be null otherwise: no offset is formed).
@@ -218,8 +235,8 @@ struct ScaleRun {
 // float16/bfloat16 row; copy: where the next block's float values go.
 // SCALE: sc's run too.
 template <class S, bool FOLD, bool STORE, int DEG = 5, class T = S, bool SCALE = false>
-inline typename Vec<T>::R fused_block_sum_max(const S* x, S* y, size_t n, typename Vec<T>::R nh,
-                                              const T* xm, size_t nm, typename Vec<T>::E& mout,
+inline typename Vec<T>::R fused_block_sum_max(const S* x, S* y, size_t n, typename Vec<T>::R nh, const T* xm,
+                                              size_t nm, typename Vec<T>::E& mout,
                                               typename Vec<T>::E* copy = nullptr,
                                               ScaleRun<typename Vec<T>::E>* sc = nullptr) {
     using V = Vec<T>;
@@ -251,7 +268,8 @@ inline typename Vec<T>::R fused_block_sum_max(const S* x, S* y, size_t n, typena
     if (SCALE) sc->q = sq;
     R sum = V::add(V::add(s0, s1), V::add(s2, s3));
     if (common < n)
-        sum = V::add(sum, fused_block_sum<S, FOLD, STORE, DEG>(x + common, STORE ? y + common : y, n - common, nh));
+        sum = V::add(
+            sum, fused_block_sum<S, FOLD, STORE, DEG>(x + common, STORE ? y + common : y, n - common, nh));
     typename V::E m = V::hmax(V::max(m0, m1));
     if (common < nm) {
         const typename V::E r = block_max(xm + common, nm - common, copy ? copy + common : nullptr);
@@ -263,8 +281,8 @@ inline typename Vec<T>::R fused_block_sum_max(const S* x, S* y, size_t n, typena
 
 // LogSoftmax output of one row given ls, the log of the true sum.
 template <class T>
-inline void log_softmax_row_out(const T* x, T* y, size_t n, typename Vec<T>::E m,
-                                typename Vec<T>::E ls, bool stream = false) {
+inline void log_softmax_row_out(const T* x, T* y, size_t n, typename Vec<T>::E m, typename Vec<T>::E ls,
+                                bool stream = false) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -272,10 +290,12 @@ inline void log_softmax_row_out(const T* x, T* y, size_t n, typename Vec<T>::E m
     // One rounded constant when |m + ls| < 16 (its rounding error <= 2^-20).
     if (c < E(16) && c > E(-16)) {
         const R vc = V::set1(c);
-        map(x, result_ptr(y), n, [vc](R v) { return V::sub(v, vc); }, stream);
+        map(
+            x, result_ptr(y), n, [vc](R v) { return V::sub(v, vc); }, stream);
     } else {
         const R vm = V::set1(m), vl = V::set1(ls);  // NaN rows come here
-        map(x, result_ptr(y), n, [vm, vl](R v) { return V::sub(V::sub(v, vm), vl); }, stream);
+        map(
+            x, result_ptr(y), n, [vm, vl](R v) { return V::sub(V::sub(v, vm), vl); }, stream);
     }
 }
 

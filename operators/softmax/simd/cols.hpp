@@ -46,26 +46,30 @@ SIMDAX_INLINE void cols_block_reduce(const T* x, size_t r, size_t tail, ptrdiff_
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) bm[u] = ninf;
         for (size_t j = j0; j < j1; ++j) {
             const T* row = x + ptrdiff_t(j) * xrs;
-            if (pf.ahead && j + kColPrefetch < r) prefetch_row(row + ptrdiff_t(kColPrefetch) * xrs, bytes, false);
+            if (pf.ahead && j + kColPrefetch < r)
+                prefetch_row(row + ptrdiff_t(kColPrefetch) * xrs, bytes, false);
             if (pf.next_bytes && j0 == 0) prefetch_row(row + pf.next, pf.next_bytes, false);
-            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) bm[u] = V::max(bm[u], ld_lane<NV, PARTIAL>(row, u, tail, ninf));
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) bm[u] =
+                V::max(bm[u], ld_lane<NV, PARTIAL>(row, u, tail, ninf));
         }
         W fo[NV];
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
             const R nm = V::max(mx[u], bm[u]);  // a NaN block max survives (second operand)
-            fo[u] = W::from(V::blend(V::eq(mx[u], nm), MX::template ex<false, true>(mx[u], V::sub(zero, nm)), one));
+            fo[u] = W::from(
+                V::blend(V::eq(mx[u], nm), MX::template ex<false, true>(mx[u], V::sub(zero, nm)), one));
             nh[u] = V::sub(zero, V::blend(V::eq(nm, ninf), nm, zero));
             mx[u] = nm;
             bs[u] = zero;
         }
         for (size_t j = j0; j < j1; ++j) {
             const T* row = x + ptrdiff_t(j) * xrs;
-            SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
-                bs[u] = V::add(bs[u], MX::template ex<false, false, kSumDeg<T, K>>(ld_lane<NV, PARTIAL>(row, u, tail, ninf), nh[u]));
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) bs[u] =
+                V::add(bs[u], MX::template ex<false, false, kSumDeg<T, K>>(
+                                  ld_lane<NV, PARTIAL>(row, u, tail, ninf), nh[u]));
         }
-        SIMDAX_UNROLL for (int u = 0; u < NV; ++u)
-            sum[u] = wmap<V>(wmap<V>(sum[u], fo[u], [](VD::R a, VD::R b) { return VD::mul(a, b); }),
-                             W::from(bs[u]), [](VD::R a, VD::R b) { return VD::add(a, b); });
+        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) sum[u] =
+            wmap<V>(wmap<V>(sum[u], fo[u], [](VD::R a, VD::R b) { return VD::mul(a, b); }), W::from(bs[u]),
+                    [](VD::R a, VD::R b) { return VD::add(a, b); });
     }
 }
 
@@ -74,8 +78,10 @@ SIMDAX_INLINE void cols_block_reduce(const T* x, size_t r, size_t tail, ptrdiff_
 template <class T, SoftmaxKind K>
 SIMDAX_INLINE typename Vec<T>::R cols_out(typename Vec<T>::R v, typename Vec<T>::R nm, typename Vec<T>::R c) {
     using V = Vec<T>;
-    if constexpr (K == SoftmaxKind::log) return V::sub(V::add(v, nm), c);
-    else return V::mul(SmxMath<V>::template ex<false, true, kSumDeg<T, K>>(v, nm), c);
+    if constexpr (K == SoftmaxKind::log)
+        return V::sub(V::add(v, nm), c);
+    else
+        return V::mul(SmxMath<V>::template ex<false, true, kSumDeg<T, K>>(v, nm), c);
 }
 
 // y of a block from per-lane nm = -max and c = log(sum) (LogSoftmax) or
@@ -161,8 +167,8 @@ void softmax_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, p
             constexpr int NV = decltype(nv)::value;
             R mx[NV];
             Wide<V> sum[NV];
-            cols_block_reduce<T, K, NV, decltype(partial)::value>(x + c0 + l, r, tail, xrs,
-                                                                  col_prefetch<V>(kc, l, NV, sizeof(T)), mx, sum);
+            cols_block_reduce<T, K, NV, decltype(partial)::value>(
+                x + c0 + l, r, tail, xrs, col_prefetch<V>(kc, l, NV, sizeof(T)), mx, sum);
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
                 const size_t at = l + size_t(u) * N, n = u == NV - 1 ? tail : N;
                 V::storen(nme + at, V::sub(V::zero(), mx[u]), n);
@@ -174,7 +180,8 @@ void softmax_cols_by_rows(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, p
 }
 
 template <class T, SoftmaxKind K>
-void softmax_or_log_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs, bool stream) {
+void softmax_or_log_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs,
+                         bool stream) {
     const VecScope scope;
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);

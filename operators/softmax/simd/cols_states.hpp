@@ -38,7 +38,8 @@ inline double scaled_total(const double* m, const double* s, size_t n, double to
 }
 
 template <class T, SoftmaxKind K>
-void softmax_or_log_cols_states(const void* xv, size_t r, size_t k, ptrdiff_t xrs, size_t run, MaxSum* states) {
+void softmax_or_log_cols_states(const void* xv, size_t r, size_t k, ptrdiff_t xrs, size_t run,
+                                MaxSum* states) {
     const VecScope scope;
     using V = Vec<T>;
     const T* x = static_cast<const T*>(xv);
@@ -52,8 +53,8 @@ void softmax_or_log_cols_states(const void* xv, size_t r, size_t k, ptrdiff_t xr
             constexpr int NV = decltype(nv)::value;
             typename V::R mx[NV];
             Wide<V> sm[NV];
-            cols_block_reduce<T, K, NV, decltype(partial)::value>(x + c0 + l, r, tail, xrs,
-                                                                  col_prefetch<V, kLaneVectors>(kc, l, NV, sizeof(T)), mx, sm);
+            cols_block_reduce<T, K, NV, decltype(partial)::value>(
+                x + c0 + l, r, tail, xrs, col_prefetch<V, kLaneVectors>(kc, l, NV, sizeof(T)), mx, sm);
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
                 const size_t at = l + size_t(u) * V::N, n = u == NV - 1 ? tail : V::N;
                 store_lanes<V>(lm + at, Wide<V>::from(mx[u]), n);

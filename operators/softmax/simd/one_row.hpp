@@ -79,8 +79,8 @@ inline typename V::E row_log_sum(const RowStat<typename V::E>& st) {
 // sc (float rows): a previous row's scaling, run in the fused loops
 // (rows_long_softmax.hpp).
 template <class T, bool FOLD, bool STORE, int DEG>
-inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& st,
-                      typename Vec<T>::E* bhi, ScaleRun<typename Vec<T>::E>* sc = nullptr) {
+inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& st, typename Vec<T>::E* bhi,
+                      ScaleRun<typename Vec<T>::E>* sc = nullptr) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -94,7 +94,8 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
     E bm_next = block_max(x, n < kSoftmaxBlock ? n : kSoftmaxBlock, half(0));
     for (size_t b = 0, k = 0; b < n; b += kSoftmaxBlock, ++k) {
         const size_t nb = n - b < kSoftmaxBlock ? n - b : kSoftmaxBlock;
-        const size_t b2 = b + kSoftmaxBlock, nb2 = b2 < n ? (n - b2 < kSoftmaxBlock ? n - b2 : kSoftmaxBlock) : 0;
+        const size_t b2 = b + kSoftmaxBlock,
+                     nb2 = b2 < n ? (n - b2 < kSoftmaxBlock ? n - b2 : kSoftmaxBlock) : 0;
         const auto admit = run.admit(bm_next, x + b, nb);
         if (admit == run.unfoldable) return false;
         if (admit == run.skip) {
@@ -114,8 +115,8 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
             else
                 run.add(fused_block_sum<E, FOLD, false, DEG>(cur, nullptr, nb, nh));
         } else if (nb2 && sc) {
-            run.add(fused_block_sum_max<T, FOLD, STORE, DEG, T, true>(x + b, y + b, nb, nh, x + b2, nb2, bm_next,
-                                                                       nullptr, sc));
+            run.add(fused_block_sum_max<T, FOLD, STORE, DEG, T, true>(x + b, y + b, nb, nh, x + b2, nb2,
+                                                                      bm_next, nullptr, sc));
         } else if (nb2) {
             run.add(fused_block_sum_max<T, FOLD, STORE, DEG>(x + b, y + b, nb, nh, x + b2, nb2, bm_next));
         } else {
@@ -145,9 +146,13 @@ inline void softmax_row_out(const T* x, T* y, size_t n, const RowStat<typename V
     constexpr int D = kSumDeg<T, SoftmaxKind::softmax>;
     const R nh = V::set1(-st.hi), vi = V::set1(inv);
     if (st.fold)
-        map(x, result_ptr(y), n, [nh, vi](R v) { return V::mul(MX::template ex<true, true, D>(v, nh), vi); }, stream);
+        map(
+            x, result_ptr(y), n, [nh, vi](R v) { return V::mul(MX::template ex<true, true, D>(v, nh), vi); },
+            stream);
     else
-        map(x, result_ptr(y), n, [nh, vi](R v) { return V::mul(MX::template ex<false, true, D>(v, nh), vi); }, stream);
+        map(
+            x, result_ptr(y), n, [nh, vi](R v) { return V::mul(MX::template ex<false, true, D>(v, nh), vi); },
+            stream);
 }
 
 // y[i] *= f over a contiguous float/double run.
@@ -168,12 +173,14 @@ inline void softmax_row_alone(const T* x, T* y, size_t n, bool stream) {
     using MX = SmxMath<V>;
     constexpr bool kStoreOk = !kLog && std::is_same_v<T, E>;
     const size_t nblocks = (n + kSoftmaxBlock - 1) / kSoftmaxBlock;
-    const bool store = kStoreOk && nblocks <= kStoreMaxBlocks &&
-                       static_cast<const void*>(x) != static_cast<void*>(y);
+    const bool store =
+        kStoreOk && nblocks <= kStoreMaxBlocks && static_cast<const void*>(x) != static_cast<void*>(y);
     RowStat<E> st;
     E bhi[kStoreMaxBlocks];
-    if (store) row_stats_any<T, kStoreOk, kSumDeg<T, K>>(x, y, n, st, bhi);
-    else row_stats_any<T, false, kSumDeg<T, K>>(x, y, n, st, bhi);
+    if (store)
+        row_stats_any<T, kStoreOk, kSumDeg<T, K>>(x, y, n, st, bhi);
+    else
+        row_stats_any<T, false, kSumDeg<T, K>>(x, y, n, st, bhi);
     if (kLog) {
         log_softmax_row_out(x, y, n, st.m, row_log_sum<V>(st), stream);
         return;
@@ -214,8 +221,8 @@ inline bool softmax_row_short(const T* x, T* y, size_t n) {
         // One value: the scalar log's latency is a fraction of a vector log's.
         const E ls = E(std::log(double(s))) - MX::template lo_ln<true>(m, hi);
         const E c = m + ls;
-        const R out = c < E(16) && c > E(-16) ? V::sub(v, V::set1(c))
-                                              : V::sub(V::sub(v, V::set1(m)), V::set1(ls));
+        const R out =
+            c < E(16) && c > E(-16) ? V::sub(v, V::set1(c)) : V::sub(V::sub(v, V::set1(m)), V::set1(ls));
         V::storen(result_ptr(y), out, n);
     } else {
         V::storen(result_ptr(y), V::mul(e, V::set1(E(1) / s)), n);

@@ -36,8 +36,8 @@ void softmax_or_log_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdif
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
     // A large output (the executor passes many rows per call) is streamed.
-    const bool stream = static_cast<const void*>(x) != static_cast<void*>(y) &&
-                        rows * n * sizeof(T) >= kStreamBytes;
+    const bool stream =
+        static_cast<const void*>(x) != static_cast<void*>(y) && rows * n * sizeof(T) >= kStreamBytes;
     if constexpr (SmxMath<Vec<T>>::kCanFold) {
         if (n <= Vec<T>::N && !stream) {
             for (size_t r = 0; r < rows; ++r) {
@@ -53,8 +53,10 @@ void softmax_or_log_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdif
             constexpr bool kStore = !kLog && std::is_same_v<T, E>;
             const bool st = kStore && static_cast<const void*>(x) != static_cast<void*>(y);
             if (!kLog || n * sizeof(E) <= kBatchMaxRowBytes) {
-                if (st) softmax_rows_batched<T, K, kStore>(x, y, rows, n, xrs, yrs, stream);
-                else softmax_rows_batched<T, K, false>(x, y, rows, n, xrs, yrs, stream);
+                if (st)
+                    softmax_rows_batched<T, K, kStore>(x, y, rows, n, xrs, yrs, stream);
+                else
+                    softmax_rows_batched<T, K, false>(x, y, rows, n, xrs, yrs, stream);
             } else {
                 log_softmax_rows_pipelined<T>(x, y, rows, n, xrs, yrs, stream);
             }
@@ -63,7 +65,8 @@ void softmax_or_log_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdif
         }
         if constexpr (!kLog && std::is_same_v<T, E>) {
             if (rows >= 2 && static_cast<const void*>(x) != static_cast<void*>(y) &&
-                n * sizeof(T) >= kScaleOverlapBytes && (n + kSoftmaxBlock - 1) / kSoftmaxBlock <= kStoreMaxBlocks) {
+                n * sizeof(T) >= kScaleOverlapBytes &&
+                (n + kSoftmaxBlock - 1) / kSoftmaxBlock <= kStoreMaxBlocks) {
                 softmax_rows_long<T>(x, y, rows, n, xrs, yrs);
                 return;
             }

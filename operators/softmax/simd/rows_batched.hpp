@@ -40,14 +40,19 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
             hi[i] = MX::template hi_of<true>(m[i]);
         }
         auto src = [&](size_t i) -> const E* {
-            if constexpr (kBuf) return buf + i * n;
-            else return reinterpret_cast<const E*>(x + ptrdiff_t(r0 + i) * xrs);
+            if constexpr (kBuf)
+                return buf + i * n;
+            else
+                return reinterpret_cast<const E*>(x + ptrdiff_t(r0 + i) * xrs);
         };
         for (size_t i = 0; i < b; ++i) {
             cs[i] = E(1);
             if (alone[i]) continue;
-            E* st = STORE ? reinterpret_cast<E*>(y + ptrdiff_t(r0 + i) * yrs) : kBufExp ? buf + i * n : nullptr;
-            cs[i] = V::hsum(fused_block_sum<E, true, STORE || kBufExp, D>(src(i), st, n, V::set1(-hi[i])));
+            E* st = STORE     ? reinterpret_cast<E*>(y + ptrdiff_t(r0 + i) * yrs)
+                    : kBufExp ? buf + i * n
+                              : nullptr;
+            cs[i] =
+                V::hsum(fused_block_sum < E, true, STORE || kBufExp, D > (src(i), st, n, V::set1(-hi[i])));
         }
         for (size_t i = 0; i < b; i += N) {
             const size_t c = b - i < N ? b - i : N;
@@ -62,7 +67,9 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
                 continue;
             }
             const E* sp = src(i);
-            auto ld = [sp](size_t j, size_t c) { return c == N ? V::load(sp + j) : V::loadn(sp + j, c, V::zero()); };
+            auto ld = [sp](size_t j, size_t c) {
+                return c == N ? V::load(sp + j) : V::loadn(sp + j, c, V::zero());
+            };
             if constexpr (kLog) {
                 const E ls = cs[i] - MX::template lo_ln<true>(m[i], hi[i]);
                 const E c = m[i] + ls;
@@ -71,12 +78,14 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
                     continue;
                 }
                 const R vc = V::set1(c);
-                store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) { return V::sub(ld(j, cnt), vc); });
+                store_run(result_ptr(yr), n, stream,
+                          [&](size_t j, size_t cnt) { return V::sub(ld(j, cnt), vc); });
             } else if constexpr (STORE) {
                 scale_in_place(reinterpret_cast<E*>(yr), n, cs[i]);
             } else if constexpr (kBufExp) {
                 const R vi = V::set1(cs[i]);
-                store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) { return V::mul(ld(j, cnt), vi); });
+                store_run(result_ptr(yr), n, stream,
+                          [&](size_t j, size_t cnt) { return V::mul(ld(j, cnt), vi); });
             } else {
                 const R nh = V::set1(-hi[i]), vi = V::set1(cs[i]);
                 store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) {

@@ -15,7 +15,8 @@
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 template <class T>
-void log_softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs, bool stream) {
+void log_softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+                           bool stream) {
     using P = Pipe<T, T>;
     using O = PipeOps<T, T>;
     using V = Vec<T>;
@@ -27,8 +28,10 @@ void log_softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xr
     // of cbuf, for the sum stage to read from L1.
     alignas(64) E cbuf[P::kBuf ? 2 * B : 1];
     auto half = [&](size_t g) -> E* {
-        if constexpr (P::kBuf) return cbuf + (g & 1) * B;
-        else return nullptr;
+        if constexpr (P::kBuf)
+            return cbuf + (g & 1) * B;
+        else
+            return nullptr;
     };
     const size_t nblk = (n + B - 1) / B;
     auto blen = [&](size_t k) { return k + 1 < nblk ? B : n - k * B; };
@@ -76,8 +79,10 @@ void log_softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xr
             const size_t nn = k + 1 < nblk ? blen(k + 1) : blen(0);
             p.n = nb;
             if (dsum) {
-                if constexpr (P::kBuf) p.sm_src = half(g + k);
-                else p.sm_src = reinterpret_cast<const E*>(xr + b);
+                if constexpr (P::kBuf)
+                    p.sm_src = half(g + k);
+                else
+                    p.sm_src = reinterpret_cast<const E*>(xr + b);
                 p.sm_nh = V::set1(-run.hi);
             }
             if (pend) p.set_out(pr.x + b, pr.y + b, pr.m + pr.ls, stream);

@@ -25,16 +25,16 @@ struct Pipe {
     using R = typename V::R;
     static constexpr bool kBuf = !std::is_same_v<T, E>;
     size_t n;
-    const T* mx_src;  // MAX stage: row k+1
-    E* mx_buf;        // its float copy (kBuf)
-    const E* sm_src;  // SUM stage: row k
-    R sm_nh;          // -hi of row k
+    const T* mx_src;    // MAX stage: row k+1
+    E* mx_buf;          // its float copy (kBuf)
+    const E* sm_src;    // SUM stage: row k
+    R sm_nh;            // -hi of row k
     const OS* out_src;  // OUT stage: row k-lag
     T* out_dst;
-    R out_a;          // M + ls
-    size_t out_h;    // elements before the first aligned (or streamed) store
-    size_t out_se;   // end of the streamed elements (stream_span)
-    bool stream;     // non-temporal stores for the output vectors in [out_h, out_se)
+    R out_a;        // M + ls
+    size_t out_h;   // elements before the first aligned (or streamed) store
+    size_t out_se;  // end of the streamed elements (stream_span)
+    bool stream;    // non-temporal stores for the output vectors in [out_h, out_se)
 
     // The OUT stage: y = x - c over src -> dst (n elements), its stores
     // aligned to the vector after a head of out_h elements; streamed over
@@ -80,17 +80,22 @@ struct PipeOps {
     SIMDAX_INLINE static R out_val(const P& p, R v) { return V::sub(v, p.out_a); }
     // Vectors from out_h on; streamed up to out_se.
     SIMDAX_INLINE static void out_one(const P& p, size_t i, size_t c) {
-        if (c == V::N && p.stream && i + V::N <= p.out_se) V::stream(result_ptr(p.out_dst + i), out_val(p, V::load(p.out_src + i)));
-        else out_plain(p, i, c);
+        if (c == V::N && p.stream && i + V::N <= p.out_se)
+            V::stream(result_ptr(p.out_dst + i), out_val(p, V::load(p.out_src + i)));
+        else
+            out_plain(p, i, c);
     }
     SIMDAX_INLINE static void out_plain(const P& p, size_t i, size_t c) {
-        if (c == V::N) V::store(result_ptr(p.out_dst + i), out_val(p, V::load(p.out_src + i)));
-        else V::storen(result_ptr(p.out_dst + i), out_val(p, V::loadn(p.out_src + i, c, V::zero())), c);
+        if (c == V::N)
+            V::store(result_ptr(p.out_dst + i), out_val(p, V::load(p.out_src + i)));
+        else
+            V::storen(result_ptr(p.out_dst + i), out_val(p, V::loadn(p.out_src + i, c, V::zero())), c);
     }
 
     SIMDAX_INLINE static void out_two(const P& p, size_t i) {
         const R a = out_val(p, V::load(p.out_src + i)), b = out_val(p, V::load(p.out_src + i + V::N));
-        if (!p.stream || i + 2 * V::N <= p.out_se) return store_pair<V>(result_ptr(p.out_dst + i), a, b, p.stream);
+        if (!p.stream || i + 2 * V::N <= p.out_se)
+            return store_pair<V>(result_ptr(p.out_dst + i), a, b, p.stream);
         // The streamed lines end inside the pair.
         out_one(p, i, V::N);
         out_one(p, i + V::N, V::N);
@@ -163,8 +168,8 @@ struct PipeOps {
 constexpr size_t kPipeMaxLag = 16;
 
 template <class T>
-void log_softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs,
-                                ptrdiff_t yrs, bool stream) {
+void log_softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+                                bool stream) {
     using P = Pipe<T>;
     using O = PipeOps<T>;
     using V = Vec<T>;
@@ -197,12 +202,16 @@ void log_softmax_rows_pipelined(const T* x, T* y, size_t rows, size_t n, ptrdiff
     auto row_x = [&](size_t r) { return x + ptrdiff_t(r) * xrs; };
     auto row_y = [&](size_t r) { return y + ptrdiff_t(r) * yrs; };
     auto buf = [&](size_t r) -> E* {
-        if constexpr (P::kBuf) return ring + ring_index(r) * n;
-        else return nullptr;
+        if constexpr (P::kBuf)
+            return ring + ring_index(r) * n;
+        else
+            return nullptr;
     };
     auto src = [&](size_t r) -> const E* {
-        if constexpr (P::kBuf) return buf(r);
-        else return reinterpret_cast<const E*>(row_x(r));
+        if constexpr (P::kBuf)
+            return buf(r);
+        else
+            return reinterpret_cast<const E*>(row_x(r));
     };
     // After the max of row r: its shift, or the decision to do it alone.
     auto after_max = [&](size_t r, R mv) {
