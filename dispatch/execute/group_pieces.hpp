@@ -110,25 +110,33 @@ private:
     // Copies n elements of operand o between memory and its tile (to memory
     // when scatter), advancing the walk.
     void move(int o, Odometer* w, size_t n, bool scatter) {
-        const size_t e = p_.esize_of[o];
-        char* base = b_.at[o] + off_[o] * int64_t(e);
+        switch (p_.esize_of[o]) {  // a constant size: single moves compile to one load and store
+            case 2: return move_as<2>(o, w, n, scatter);
+            case 4: return move_as<4>(o, w, n, scatter);
+            default: return move_as<8>(o, w, n, scatter);
+        }
+    }
+
+    template <size_t S>
+    void move_as(int o, Odometer* w, size_t n, bool scatter) {
+        char* base = b_.at[o] + off_[o] * int64_t(S);
         char* tile = tile_[o];
         const int last = p_.inner.n - 1;
         const int64_t step = last >= 0 ? p_.inner.stride[o][last] : 1;
         for (size_t i = 0; i < n;) {
             const size_t m = size_t(std::min<int64_t>(w->inner_left(), int64_t(n - i)));
-            char* mem = base + w->off[o] * int64_t(e);
+            char* mem = base + w->off[o] * int64_t(S);
             if (step == 1) {
                 if (scatter)
-                    std::memcpy(mem, tile + i * e, m * e);
+                    std::memcpy(mem, tile + i * S, m * S);
                 else
-                    std::memcpy(tile + i * e, mem, m * e);
+                    std::memcpy(tile + i * S, mem, m * S);
             } else {
-                for (size_t j = 0; j < m; ++j, mem += step * int64_t(e)) {
+                for (size_t j = 0; j < m; ++j, mem += step * int64_t(S)) {
                     if (scatter)
-                        std::memcpy(mem, tile + (i + j) * e, e);
+                        std::memcpy(mem, tile + (i + j) * S, S);
                     else
-                        std::memcpy(tile + (i + j) * e, mem, e);
+                        std::memcpy(tile + (i + j) * S, mem, S);
                 }
             }
             w->advance_inner(int64_t(m));
