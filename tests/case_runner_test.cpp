@@ -16,6 +16,7 @@
 #include "simdax/simdax.h"
 #include "simdax_case.hpp"
 #include "support/case_folder.hpp"
+#include "support/random_case.hpp"
 
 using namespace case_test;
 
@@ -297,24 +298,8 @@ TEST(CaseReader, ActivationParametersMapOntoTheDescriptor) {
     EXPECT_EQ(scaled_tanh.alpha, defaults.alpha);
     EXPECT_EQ(scaled_tanh.beta, 4.0f);
 
-    const char* names[] = {"identity",
-                           "linear",
-                           "relu",
-                           "leaky_relu",
-                           "elu",
-                           "celu",
-                           "scaled_elu",
-                           "sigmoid",
-                           "hard_sigmoid",
-                           "tanh",
-                           "scaled_tanh",
-                           "softplus",
-                           "parametric_softplus",
-                           "softsign",
-                           "thresholded_relu",
-                           "shrink",
-                           "gelu"};
-    for (const char* name : names) {
+    for (int t = 0; t < SIMDAX_ACTIVATION_COUNT; ++t) {
+        const char* name = sxt::spec_activation_name(simdax_activation_type(t));
         const auto desc = load_activation(std::string(R"({"type": ")") + name + "\"}");
         EXPECT_STREQ(simdax_activation_name(desc.type), name);
     }

@@ -129,7 +129,7 @@ TEST_P(KernelsIsa, MvnCols) {
             if (iter % 2) a.act = {SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
             Buf y(dt, ny);
             k(dt).mvn_cols(x.p(), y.p(), s.r, s.k, s.xrs, s.yrs, &a);
-            const Tol tol = transcendental(a.act.type) ? Tol::plain2 : Tol::plain;
+            const Tol tol = sxt::is_transcendental(a.act.type) ? Tol::plain2 : Tol::plain;
             for (size_t l = 0; l < s.k; ++l) {
                 const std::vector<double> g = read(x, s.r, s.xrs, ptrdiff_t(l));
                 const RefMoments rm = ref_moments(g);

@@ -264,7 +264,7 @@ TEST_P(KernelsIsa, FusedMvnRows) {
                 Buf y(dt, ny);
                 y.fill(ny, kSentinel);
                 kk.mvn_rows(x.p(), y.p(), s.rows, s.n, s.xrs, s.yrs, &a);
-                const Tol tol = transcendental(a.act.type) ? Tol::plain2 : Tol::plain;
+                const Tol tol = sxt::is_transcendental(a.act.type) ? Tol::plain2 : Tol::plain;
                 for (size_t g = 0; g < s.rows; ++g) {
                     const std::vector<double> in = read(x, s.n, 1, ptrdiff_t(g) * s.xrs);
                     const RefMoments rm = ref_moments(in);
@@ -351,7 +351,7 @@ TEST_P(KernelsIsa, MvnRowsCarriedPassA) {
                             n, rs, rs, &a);
             ASSERT_EQ(std::memcmp(y.p(), y5.p(), rows * n * 2), 0)
                 << dname(dt) << " n=" << n << ": one call and calls of 5 rows differ";
-            const Tol tol = transcendental(a.act.type) ? Tol::plain2 : Tol::plain;
+            const Tol tol = sxt::is_transcendental(a.act.type) ? Tol::plain2 : Tol::plain;
             for (size_t g = 0; g < rows; ++g) {
                 const std::vector<double> in = read(x, n, 1, ptrdiff_t(g * n));
                 const RefMoments rm = ref_moments(in);

@@ -199,7 +199,7 @@ void check_mvn_rows(const DtypeKernels& kk, DType dt, Buf& x, size_t n, int affi
     Buf y(dt, n);
     kk.normalize(x.p(), y.p(), n, &na);
     const double inv = normvar ? 1.0 / std::sqrt(rm.var + eps) : 1.0;
-    const Tol tol = transcendental(act.type) ? Tol::plain2 : Tol::plain;
+    const Tol tol = sxt::is_transcendental(act.type) ? Tol::plain2 : Tol::plain;
     for (size_t i = 0; i < n; ++i) {
         const double s = na.scale ? sc.get(ptrdiff_t(i) * ss) : 1.0;
         const double b = na.bias ? bi.get(ptrdiff_t(i) * bs) : 0.0;

@@ -8,13 +8,9 @@ namespace simdax {
 
 // "float32", "float16", "bfloat16", "float64"; "unknown" otherwise.
 inline const char* dtype_name(simdax_dtype d) {
-    switch (d) {
-        case SIMDAX_DTYPE_FLOAT32: return "float32";
-        case SIMDAX_DTYPE_FLOAT16: return "float16";
-        case SIMDAX_DTYPE_BFLOAT16: return "bfloat16";
-        case SIMDAX_DTYPE_FLOAT64: return "float64";
-    }
-    return "unknown";
+    static const char* const kNames[] = {"unknown", "float32", "float16", "bfloat16", "float64"};
+    const int i = int(d);
+    return i >= 1 && i <= 4 ? kNames[i] : kNames[0];
 }
 
 inline simdax_dtype public_dtype(DType d) {

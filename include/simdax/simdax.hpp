@@ -58,28 +58,38 @@ struct TensorDesc {
     }
 };
 
-// A created operator (move-only); destroyed with the object.
-class Operator {
+// Owns a handle of the C API (move-only) and destroys it with the object.
+template <class H, void (*Destroy)(H*)>
+class UniqueHandle {
 public:
-    Operator() = default;
-    explicit Operator(const simdax_operator_desc& desc) { check(simdax_operator_create(&desc, &op_)); }
-    // From a create-info structure: Operator(info.header).
-    explicit Operator(const simdax_structure_header& info) {
-        check(simdax_operator_create_from_info(&info, &op_));
-    }
-    Operator(Operator&& other) noexcept : op_(std::exchange(other.op_, nullptr)) {}
-    Operator& operator=(Operator&& other) noexcept {
+    UniqueHandle() = default;
+    UniqueHandle(UniqueHandle&& other) noexcept : h_(std::exchange(other.h_, nullptr)) {}
+    UniqueHandle& operator=(UniqueHandle&& other) noexcept {
         if (this != &other) {
-            simdax_operator_destroy(op_);
-            op_ = std::exchange(other.op_, nullptr);
+            Destroy(h_);
+            h_ = std::exchange(other.h_, nullptr);
         }
         return *this;
     }
-    Operator(const Operator&) = delete;
-    Operator& operator=(const Operator&) = delete;
-    ~Operator() { simdax_operator_destroy(op_); }
+    UniqueHandle(const UniqueHandle&) = delete;
+    UniqueHandle& operator=(const UniqueHandle&) = delete;
+    ~UniqueHandle() { Destroy(h_); }
 
-    void execute(const simdax_bindings& b) const { check(simdax_operator_execute(op_, &b)); }
+protected:
+    H* h_ = nullptr;
+};
+
+// A created operator (move-only); destroyed with the object.
+class Operator : public UniqueHandle<simdax_operator, simdax_operator_destroy> {
+public:
+    Operator() = default;
+    explicit Operator(const simdax_operator_desc& desc) { check(simdax_operator_create(&desc, &h_)); }
+    // From a create-info structure: Operator(info.header).
+    explicit Operator(const simdax_structure_header& info) {
+        check(simdax_operator_create_from_info(&info, &h_));
+    }
+
+    void execute(const simdax_bindings& b) const { check(simdax_operator_execute(h_, &b)); }
     void execute(const void* input, void* output) const { execute({input, nullptr, nullptr, output}); }
     // MVN with Scale and/or Bias (nullptr for one created without it).
     void execute(const void* input, const void* scale, const void* bias, void* output) const {
@@ -87,7 +97,7 @@ public:
     }
     // simdax_operator_execute_parallel over a caller's pool (ThreadPool::parallel()).
     void execute(const simdax_bindings& b, const simdax_parallel& parallel) const {
-        check(simdax_operator_execute_parallel(op_, &b, &parallel));
+        check(simdax_operator_execute_parallel(h_, &b, &parallel));
     }
     void execute(const void* input, void* output, const simdax_parallel& parallel) const {
         execute({input, nullptr, nullptr, output}, parallel);
@@ -104,23 +114,20 @@ public:
         const simdax_operand_bindings b{
             SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
             uint32_t(operands.size()), operands.data()};
-        check(simdax_operator_execute_bound(op_, &b, parallel));
+        check(simdax_operator_execute_bound(h_, &b, parallel));
     }
 
     // simdax_operator_describe: the operator and its plan on one line.
     std::string describe() const {
-        std::string s(simdax_operator_describe(op_, nullptr, 0), '\0');
-        simdax_operator_describe(op_, &s[0], s.size() + 1);
+        std::string s(simdax_operator_describe(h_, nullptr, 0), '\0');
+        simdax_operator_describe(h_, &s[0], s.size() + 1);
         return s;
     }
 
-    simdax_operator_type type() const { return simdax_operator_get_type(op_); }
-    simdax_isa isa() const { return simdax_operator_isa(op_); }
-    const simdax_operator* get() const noexcept { return op_; }
-    explicit operator bool() const noexcept { return op_ != nullptr; }
-
-private:
-    simdax_operator* op_ = nullptr;
+    simdax_operator_type type() const { return simdax_operator_get_type(h_); }
+    simdax_isa isa() const { return simdax_operator_isa(h_); }
+    const simdax_operator* get() const noexcept { return h_; }
+    explicit operator bool() const noexcept { return h_ != nullptr; }
 };
 
 // A buffer of `count` elements of T bound whole: element 0 at its start.
@@ -130,28 +137,14 @@ simdax_buffer_binding Buffer(T* data, size_t count) {
 }
 
 // The built-in pool (simdax_threadpool_*), destroyed with the object.
-class ThreadPool {
+class ThreadPool : public UniqueHandle<simdax_threadpool, simdax_threadpool_destroy> {
 public:
-    explicit ThreadPool(uint32_t threads) { check(simdax_threadpool_create(threads, &pool_)); }
-    ThreadPool(ThreadPool&& other) noexcept : pool_(std::exchange(other.pool_, nullptr)) {}
-    ThreadPool& operator=(ThreadPool&& other) noexcept {
-        if (this != &other) {
-            simdax_threadpool_destroy(pool_);
-            pool_ = std::exchange(other.pool_, nullptr);
-        }
-        return *this;
-    }
-    ThreadPool(const ThreadPool&) = delete;
-    ThreadPool& operator=(const ThreadPool&) = delete;
-    ~ThreadPool() { simdax_threadpool_destroy(pool_); }
+    explicit ThreadPool(uint32_t threads) { check(simdax_threadpool_create(threads, &h_)); }
 
     // The hook for Operator::execute(..., parallel); valid while the pool lives.
-    simdax_parallel parallel() const { return simdax_threadpool_parallel(pool_); }
+    simdax_parallel parallel() const { return simdax_threadpool_parallel(h_); }
     uint32_t threads() const { return parallel().thread_count; }
-    simdax_threadpool* get() const noexcept { return pool_; }
-
-private:
-    simdax_threadpool* pool_ = nullptr;
+    simdax_threadpool* get() const noexcept { return h_; }
 };
 
 inline std::string version() { return simdax_version(); }

@@ -32,36 +32,24 @@ typedef struct simdax_structure_header {
     { (type), (uint32_t)sizeof(structure) }
 
 /* One create-info structure per operator: the header's type names the
- * operator, the descriptor follows. */
-typedef struct simdax_log_softmax_create_info {
-    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO */
-    simdax_log_softmax_desc desc;
-} simdax_log_softmax_create_info;
-typedef struct simdax_softmax_create_info {
-    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO */
-    simdax_softmax_desc desc;
-} simdax_softmax_create_info;
-typedef struct simdax_hardmax_create_info {
-    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO */
-    simdax_hardmax_desc desc;
-} simdax_hardmax_create_info;
-typedef struct simdax_mvn_create_info {
-    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO */
-    simdax_mvn_ex_desc desc;        /* MEAN_VARIANCE_NORMALIZATION_EX */
-} simdax_mvn_create_info;
-typedef struct simdax_hard_sigmoid_create_info {
-    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO */
-    simdax_hard_sigmoid_desc desc;
-} simdax_hard_sigmoid_create_info;
-typedef struct simdax_activation_create_info {
-    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO */
-    simdax_activation_op_desc desc;
-} simdax_activation_create_info;
-
-typedef struct simdax_cast_create_info {
-    simdax_structure_header header; /* SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO */
-    simdax_cast_desc desc;
-} simdax_cast_create_info;
+ * operator (SIMDAX_STRUCTURE_TYPE_<NAME>_CREATE_INFO), the operator's
+ * descriptor follows:
+ *   typedef struct simdax_<name>_create_info {
+ *       simdax_structure_header header;
+ *       <its descriptor> desc;
+ *   } simdax_<name>_create_info; */
+#define SIMDAX_CREATE_INFO(name, descriptor) \
+    typedef struct name {                    \
+        simdax_structure_header header;      \
+        descriptor desc;                     \
+    } name
+SIMDAX_CREATE_INFO(simdax_log_softmax_create_info, simdax_log_softmax_desc);
+SIMDAX_CREATE_INFO(simdax_softmax_create_info, simdax_softmax_desc);
+SIMDAX_CREATE_INFO(simdax_hardmax_create_info, simdax_hardmax_desc);
+SIMDAX_CREATE_INFO(simdax_mvn_create_info, simdax_mvn_ex_desc); /* MEAN_VARIANCE_NORMALIZATION_EX */
+SIMDAX_CREATE_INFO(simdax_hard_sigmoid_create_info, simdax_hard_sigmoid_desc);
+SIMDAX_CREATE_INFO(simdax_activation_create_info, simdax_activation_op_desc);
+SIMDAX_CREATE_INFO(simdax_cast_create_info, simdax_cast_desc);
 
 /* As simdax_operator_create, from a create-info structure (its header's
  * address). SIMDAX_ERROR_INVALID_ARGUMENT for a header that names no

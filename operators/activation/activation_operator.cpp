@@ -34,32 +34,31 @@ simdax_status validate_activation(const void* desc, Problem* p) {
 
 void describe_activation(const Problem& p, TextLine* l) { add_activation(l, "activation", p.act); }
 
+// HardSigmoid and Activation differ in their descriptor only.
+constexpr OperatorDef activation_def(simdax_operator_type type, const char* name, simdax_structure_type info,
+                                     size_t info_size, simdax_status (*validate)(const void*, Problem*)) {
+    return {type,
+            name,
+            info,
+            info_size,
+            validate,
+            false,
+            false,
+            int64_t(1) << 17,
+            nullptr,
+            run_plan<ActivationPasses>,
+            describe_activation};
+}
+
 }  // namespace
 
 SIMDAX_CHECK_INFO_LAYOUT(simdax_hard_sigmoid_create_info);
 SIMDAX_CHECK_INFO_LAYOUT(simdax_activation_create_info);
 
-extern const OperatorDef kHardSigmoidOperator{SIMDAX_OPERATOR_HARD_SIGMOID,
-                                              "HardSigmoid",
-                                              SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO,
-                                              sizeof(simdax_hard_sigmoid_create_info),
-                                              validate_hard_sigmoid,
-                                              false,
-                                              false,
-                                              int64_t(1) << 17,
-                                              nullptr,
-                                              run_plan<ActivationPasses>,
-                                              describe_activation};
-extern const OperatorDef kActivationOperator{SIMDAX_OPERATOR_ACTIVATION,
-                                             "Activation",
-                                             SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO,
-                                             sizeof(simdax_activation_create_info),
-                                             validate_activation,
-                                             false,
-                                             false,
-                                             int64_t(1) << 17,
-                                             nullptr,
-                                             run_plan<ActivationPasses>,
-                                             describe_activation};
-
+extern const OperatorDef kHardSigmoidOperator = activation_def(
+    SIMDAX_OPERATOR_HARD_SIGMOID, "HardSigmoid", SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO,
+    sizeof(simdax_hard_sigmoid_create_info), validate_hard_sigmoid);
+extern const OperatorDef kActivationOperator =
+    activation_def(SIMDAX_OPERATOR_ACTIVATION, "Activation", SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO,
+                   sizeof(simdax_activation_create_info), validate_activation);
 }  // namespace simdax

@@ -22,22 +22,7 @@ void cast_run(const void* x, void* y, size_t n) {
 
 }  // namespace
 
-template <class T>
-void cast_to_f32(const void* x, void* y, size_t n) {
-    cast_run<T, float>(x, y, n);
-}
-template <class T>
-void cast_to_f16(const void* x, void* y, size_t n) {
-    cast_run<T, Half>(x, y, n);
-}
-template <class T>
-void cast_to_bf16(const void* x, void* y, size_t n) {
-    cast_run<T, BFloat>(x, y, n);
-}
-template <class T>
-void cast_to_f64(const void* x, void* y, size_t n) {
-    cast_run<T, double>(x, y, n);
-}
+SIMDAX_DEFINE_CAST_KERNELS(Half, BFloat)
 
 #define SIMDAX_SCALAR_INSTANTIATE_CAST(T) SIMDAX_CAST_SLOTS(SIMDAX_SLOT_INSTANTIATE, T)
 SIMDAX_SCALAR_FOR_EACH_DTYPE(SIMDAX_SCALAR_INSTANTIATE_CAST)

@@ -103,31 +103,25 @@ void describe_mvn(const Problem& p, TextLine* l) {
     if (p.act.type != SIMDAX_ACTIVATION_IDENTITY) add_activation(l, "activation", p.act);
 }
 
+// MVN and MVN_EX differ in their descriptor only.
+constexpr OperatorDef mvn_def(simdax_operator_type type, const char* name, simdax_structure_type info,
+                              size_t info_size, simdax_status (*validate)(const void*, Problem*)) {
+    return {type,        name,
+            info,        info_size,
+            validate,    true,
+            false,       int64_t(1) << 15,
+            nullptr,     run_plan<MvnPasses>,
+            describe_mvn};
+}
+
 }  // namespace
 
 SIMDAX_CHECK_INFO_LAYOUT(simdax_mvn_create_info);
 
-extern const OperatorDef kMvnOperator{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
-                                      "MeanVarianceNormalization",
-                                      simdax_structure_type(0),
-                                      0,
-                                      validate_mvn_on_variance,
-                                      true,
-                                      false,
-                                      int64_t(1) << 15,
-                                      nullptr,
-                                      run_plan<MvnPasses>,
-                                      describe_mvn};
-extern const OperatorDef kMvnExOperator{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX,
-                                        "MeanVarianceNormalizationEx",
-                                        SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO,
-                                        sizeof(simdax_mvn_create_info),
-                                        validate_mvn_ex,
-                                        true,
-                                        false,
-                                        int64_t(1) << 15,
-                                        nullptr,
-                                        run_plan<MvnPasses>,
-                                        describe_mvn};
-
+extern const OperatorDef kMvnOperator =
+    mvn_def(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, "MeanVarianceNormalization",
+            simdax_structure_type(0), 0, validate_mvn_on_variance);
+extern const OperatorDef kMvnExOperator =
+    mvn_def(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, "MeanVarianceNormalizationEx",
+            SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO, sizeof(simdax_mvn_create_info), validate_mvn_ex);
 }  // namespace simdax

@@ -51,32 +51,31 @@ RowsFn rows_kernel(const DtypeKernels& k) {
     return Log ? k.log_softmax_rows : k.softmax_rows;
 }
 
+template <bool Log>
+constexpr OperatorDef softmax_family(simdax_operator_type type, const char* name, simdax_structure_type info,
+                                     size_t info_size) {
+    return {type,
+            name,
+            info,
+            info_size,
+            validate_axes_op,
+            true,
+            true,
+            int64_t(1) << 15,
+            rows_kernel<Log>,
+            run_plan<SoftmaxPasses<Log>>,
+            nullptr};
+}
+
 }  // namespace
 
 SIMDAX_CHECK_INFO_LAYOUT(simdax_log_softmax_create_info);
 SIMDAX_CHECK_INFO_LAYOUT(simdax_softmax_create_info);
 
-extern const OperatorDef kLogSoftmaxOperator{SIMDAX_OPERATOR_LOG_SOFTMAX,
-                                             "LogSoftmax",
-                                             SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO,
-                                             sizeof(simdax_log_softmax_create_info),
-                                             validate_axes_op,
-                                             true,
-                                             true,
-                                             int64_t(1) << 15,
-                                             rows_kernel<true>,
-                                             run_plan<SoftmaxPasses<true>>,
-                                             nullptr};
-extern const OperatorDef kSoftmaxOperator{SIMDAX_OPERATOR_SOFTMAX,
-                                          "Softmax",
-                                          SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO,
-                                          sizeof(simdax_softmax_create_info),
-                                          validate_axes_op,
-                                          true,
-                                          true,
-                                          int64_t(1) << 15,
-                                          rows_kernel<false>,
-                                          run_plan<SoftmaxPasses<false>>,
-                                          nullptr};
-
+extern const OperatorDef kLogSoftmaxOperator = softmax_family<true>(
+    SIMDAX_OPERATOR_LOG_SOFTMAX, "LogSoftmax", SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO,
+    sizeof(simdax_log_softmax_create_info));
+extern const OperatorDef kSoftmaxOperator =
+    softmax_family<false>(SIMDAX_OPERATOR_SOFTMAX, "Softmax", SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO,
+                          sizeof(simdax_softmax_create_info));
 }  // namespace simdax

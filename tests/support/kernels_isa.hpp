@@ -80,21 +80,6 @@ inline double ref_act(double x, const simdax::ActParams& a) {
     return sxt::ref_activation(x, simdax_activation_desc{a.type, a.alpha, a.beta, a.gamma});
 }
 
-inline bool transcendental(simdax_activation_type t) {
-    switch (t) {
-        case SIMDAX_ACTIVATION_ELU:
-        case SIMDAX_ACTIVATION_CELU:
-        case SIMDAX_ACTIVATION_SCALED_ELU:
-        case SIMDAX_ACTIVATION_SIGMOID:
-        case SIMDAX_ACTIVATION_TANH:
-        case SIMDAX_ACTIVATION_SCALED_TANH:
-        case SIMDAX_ACTIVATION_SOFTPLUS:
-        case SIMDAX_ACTIVATION_PARAMETRIC_SOFTPLUS:
-        case SIMDAX_ACTIVATION_GELU: return true;
-        default: return false;
-    }
-}
-
 inline std::vector<simdax::ActParams> all_acts() {
     std::vector<simdax::ActParams> v;
     for (int t = 0; t < SIMDAX_ACTIVATION_COUNT; ++t) {

@@ -6,13 +6,17 @@
 
 #include <type_traits>
 
+#include "cast/cast_slots.hpp"
 #include "round_to_odd.hpp"
 #include "simd/vec.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 template <class T, class U>
-void cast_run(const T* x, U* y, size_t n) {
+void cast_run(const void* xv, void* yv, size_t n) {
+    const VecScope scope;
+    const T* x = static_cast<const T*>(xv);
+    U* y = static_cast<U*>(yv);
     using VU = Vec<U>;
     if constexpr (std::is_same_v<U, double>) {
         for (size_t i = 0; i < n; ++i) y[i] = double(to_e(x[i]));
@@ -28,16 +32,6 @@ void cast_run(const T* x, U* y, size_t n) {
     }
 }
 
-#define SIMDAX_CAST_KERNEL(name, U)                                \
-    template <class T>                                             \
-    void name(const void* x, void* y, size_t n) {                  \
-        const VecScope scope;                                      \
-        cast_run(static_cast<const T*>(x), static_cast<U*>(y), n); \
-    }
-SIMDAX_CAST_KERNEL(cast_to_f32, float)
-SIMDAX_CAST_KERNEL(cast_to_f16, F16)
-SIMDAX_CAST_KERNEL(cast_to_bf16, BF16)
-SIMDAX_CAST_KERNEL(cast_to_f64, double)
-#undef SIMDAX_CAST_KERNEL
+SIMDAX_DEFINE_CAST_KERNELS(F16, BF16)
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
