@@ -96,12 +96,15 @@ void decode_strides(Bytes& in, Case& c, int k) {
 
 }  // namespace
 
+// A type no simdax version will use: the unknown-operator probe.
+constexpr int kUnknownOperator = 1000;
+
 Case decode(const uint8_t* data, size_t size, Bytes& in) {
     (void)data;
     (void)size;
     Case c;
     const uint8_t ops = in.u8();
-    c.op_raw = ops < 240 ? 1 + ops % 6 : (ops < 248 ? 0 : (ops < 252 ? 8 : -1));
+    c.op_raw = ops < 240 ? 1 + ops % 6 : (ops < 248 ? 0 : (ops < 252 ? kUnknownOperator : -1));
     if (c.op_raw == SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION && (ops / 6) % 8 >= 4) {
         // Half the MVN inputs through simdax_mvn_ex_desc: epsilon on the
         // variance, on the stddev (twice as often), or an unknown placement.
