@@ -200,7 +200,7 @@ size_t simdax_operator_describe(const simdax_operator* op, char* buf, size_t siz
 void simdax_operator_destroy(simdax_operator* op) { delete op; }
 
 simdax_operator_type simdax_operator_get_type(const simdax_operator* op) {
-    return op ? op->plan.type : simdax_operator_type(0);
+    return op ? op->plan.def->type : simdax_operator_type(0);
 }
 
 simdax_isa simdax_operator_isa(const simdax_operator* op) { return op ? op->plan.isa : SIMDAX_ISA_SCALAR; }

@@ -44,7 +44,6 @@ constexpr int64_t kMaxParts = 256;
 using RowsFn = void (*)(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
 
 struct Plan {
-    simdax_operator_type type;
     const OperatorDef* def;
     DType dtype;
     size_t esize;                // the input's element size (its kernels' dtype)

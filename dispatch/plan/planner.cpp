@@ -77,7 +77,6 @@ void set_overlap_facts(const Problem& p, Plan* plan) {
 }
 
 void choose_form(const Problem& p, Plan* plan) {
-    plan->type = p.type;
     plan->def = p.def;
     plan->dtype = p.dtype;
     const auto size_of = [](DType d) -> size_t { return d == DType::f32 ? 4 : d == DType::f64 ? 8 : 2; };

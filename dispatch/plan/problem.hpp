@@ -7,7 +7,6 @@
 namespace simdax {
 
 struct Problem {
-    simdax_operator_type type;
     const OperatorDef* def;
     DType dtype;              // the input's: its kernels run
     DType dtypes[kOperands];  // each operand's
@@ -16,7 +15,7 @@ struct Problem {
     bool has[kOperands];
     int64_t strides[kOperands][SIMDAX_MAX_RANK];  // scale/bias: 0 where broadcast
     bool reduced[SIMDAX_MAX_RANK];
-    ActParams act;
+    ActParams act{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
     VarianceNorm vn;  // MVN
     bool in_place_ok;
 };
