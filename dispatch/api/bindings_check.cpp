@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <numeric>
 
 #include "error.hpp"
 #include "log_callback.hpp"
@@ -24,18 +25,41 @@ bool ranges_meet(const Plan& p, const void* a, int o, const void* y) {
     return p.meet_lo[o] < d && d < p.meet_hi[o];
 }
 
-// Operand o (bound at a) and the output (bound at y) share a byte.
-bool overlaps_output(const Plan& p, const void* a, int o, const void* y) {
-    if (!ranges_meet(p, a, o, y)) return false;
-    const auto pa = reinterpret_cast<intptr_t>(a), py = reinterpret_cast<intptr_t>(y);
-    const uint64_t g = uint64_t(p.lattice_with_y[o]);
+// Views of operands o (bound at a) and q (at b) whose byte ranges meet
+// share a byte, by the lattice argument with g the gcd of their lattices.
+bool lattices_meet(const Plan& p, const void* a, int o, const void* b, int q, uint64_t g) {
     if (g == 0) return true;  // one element each, inside each other's range
-    const uint64_t ua = uint64_t(pa), uy = uint64_t(py);
-    const uint64_t r = ua >= uy ? (ua - uy) % g : (g - (uy - ua) % g) % g;
-    return r < p.esize_of[kY] || g - r < p.esize_of[o];
+    const auto ua = uint64_t(reinterpret_cast<uintptr_t>(a)), ub = uint64_t(reinterpret_cast<uintptr_t>(b));
+    const uint64_t r = ua >= ub ? (ua - ub) % g : (g - (ub - ua) % g) % g;
+    return r < p.esize_of[q] || g - r < p.esize_of[o];
 }
 
-const char* const kOperandNames[kOperands] = {"input", "output", "scale", "bias"};
+// Operand o (bound at a) and the output (bound at y) share a byte.
+bool overlaps_output(const Plan& p, const void* a, int o, const void* y) {
+    return ranges_meet(p, a, o, y) && lattices_meet(p, a, o, y, kY, uint64_t(p.lattice_with_y[o]));
+}
+
+// The byte ranges of operands o (at a) and q (at b) meet.
+bool spans_meet(const Plan& p, const void* a, int o, const void* b, int q) {
+    const __int128 ia = reinterpret_cast<intptr_t>(a), ib = reinterpret_cast<intptr_t>(b);
+    return ia + p.span_lo[o] < ib + p.span_hi[q] && ib + p.span_lo[q] < ia + p.span_hi[o];
+}
+
+// The first operand other than the output whose view shares a byte with
+// output q's (an output beside kY), or -1.
+int overlapping_extra_output(const Plan& p, const BoundOperands& b, int q, bool ranges_only) {
+    for (int o = 0; o < kOperands; ++o) {
+        if (o == q || o == kY || !p.has_operand[o] || !spans_meet(p, b.at[o], o, b.at[q], q)) continue;
+        if (ranges_only ||
+            lattices_meet(p, b.at[o], o, b.at[q], q, uint64_t(std::gcd(p.lattice[o], p.lattice[q]))))
+            return o;
+    }
+    return -1;
+}
+
+const char* const kOperandNames[kOperands] = {
+    "input",       "output", "scale",     "bias", "mask",        "alibi_slopes", "sinks",
+    "log_sum_exp", "skip",   "skip_bias", "mean", "inv_std_dev", "skip_sum"};
 
 // The first bound operand whose address is not a multiple of the element
 // size, or -1. Kernels read single elements as objects of their type,
@@ -71,6 +95,8 @@ bool plainly_valid(const Plan& p, const BoundOperands& b) {
     if (misaligned_operand(p, b) >= 0) return false;
     for (int o = 0; o < kOperands; ++o)
         if (o != kY && b.at[o] && ranges_meet(p, b.at[o], o, b.at[kY])) return false;
+    for (int q = 0; p.extra_outputs >> q; ++q)
+        if ((p.extra_outputs & bit(q)) && overlapping_extra_output(p, b, q, true) >= 0) return false;
     return true;
 }
 
@@ -124,6 +150,12 @@ __attribute__((noinline, cold)) simdax_status check_in_full(const Plan& p, const
     for (int o = 0; o < kOperands; ++o)
         if (o != kX && o != kY && p.has_operand[o] && overlaps_output(p, b.at[o], o, b.at[kY]))
             return fail(SIMDAX_ERROR_OVERLAP, "%soutput: overlaps the %s", where, kOperandNames[o]);
+    for (int q = 0; p.extra_outputs >> q; ++q) {
+        const int o = p.extra_outputs & bit(q) ? overlapping_extra_output(p, b, q, false) : -1;
+        if (o >= 0)
+            return fail(SIMDAX_ERROR_OVERLAP, "%s%s: overlaps the %s", where, kOperandNames[q],
+                        kOperandNames[o]);
+    }
     for (int o = 0; o < kOperands; ++o)
         if (b.at[o] && !p.has_operand[o]) warn_ignored(where, o);
     return SIMDAX_OK;
@@ -132,7 +164,12 @@ __attribute__((noinline, cold)) simdax_status check_in_full(const Plan& p, const
 }  // namespace
 
 BoundOperands bound_operands(const simdax_bindings* b) {
-    return BoundOperands{{b->input, b->output, b->scale, b->bias}, {}, {}, {}};
+    BoundOperands out{};
+    out.at[kX] = b->input;
+    out.at[kY] = b->output;
+    out.at[kScale] = b->scale;
+    out.at[kBias] = b->bias;
+    return out;
 }
 
 simdax_status check_bindings(const Plan& p, const BoundOperands& b, const char* where) {

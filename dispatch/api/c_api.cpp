@@ -20,6 +20,10 @@ struct simdax_operator {
 };
 
 namespace simdax {
+
+static_assert(int(kOperands) == SIMDAX_OPERAND_COUNT && int(kSkipSum) == SIMDAX_OPERAND_SKIP_SUM &&
+                  int(kMask) == SIMDAX_OPERAND_MASK,
+              "Operand (plan.hpp) follows simdax_operand");
 namespace {
 
 // SIMDAX_VERBOSE=2: the run timed and described (out of line: the plain

@@ -86,14 +86,26 @@ public:
             pc.pos = p0;
             for (int o = 0; o < kOperands; ++o) {
                 if (o >= 2 && !(is_extra(Extra, o) && p_.has_operand[o])) continue;
-                pc.at[o] = tile_[o];
+                if (kGroupOperands & bit(o)) {  // one element, in memory: strides 0 along the group
+                    pc.at[o] = b_.at[o] + off_[o] * int64_t(p_.esize_of[o]);
+                    continue;
+                }
+                pc.at[o] = tile_[slot(o)];
                 pc.stride[o] = 1;
-                if (o < 2) continue;
+                if (o < 2 || (kOutputOperands & bit(o))) continue;
                 Odometer wo = start;
                 move(o, &wo, n, false);
             }
             f(pc);
-            if (store) move(kY, &start, n, true);
+            if (store) {
+                for (int o = 2; o < kOperands; ++o) {
+                    if (!is_extra(Extra & kOutputOperands & ~kGroupOperands, o) || !p_.has_operand[o])
+                        continue;
+                    Odometer wo = start;
+                    move(o, &wo, n, true);
+                }
+                move(kY, &start, n, true);
+            }
             p0 += int64_t(n);
         }
     }
@@ -120,7 +132,7 @@ private:
     template <size_t S>
     void move_as(int o, Odometer* w, size_t n, bool scatter) {
         char* base = b_.at[o] + off_[o] * int64_t(S);
-        char* tile = tile_[o];
+        char* tile = tile_[slot(o)];
         const int last = p_.inner.n - 1;
         const int64_t step = last >= 0 ? p_.inner.stride[o][last] : 1;
         for (size_t i = 0; i < n;) {
@@ -149,7 +161,10 @@ private:
     const int64_t* off_;
     int64_t loaded_p0_ = -1;
     size_t loaded_n_ = 0;
-    alignas(64) char tile_[kOperands][kTile * E];
+    // Tiles for input, output and the element operands the operator reads.
+    static constexpr unsigned kTiled = Extra & ~kGroupOperands & ~3u;
+    static constexpr int slot(int o) { return o < 2 ? o : 2 + __builtin_popcount(kTiled & (bit(o) - 1)); }
+    alignas(64) char tile_[2 + __builtin_popcount(kTiled)][kTile * E];
 };
 
 }  // namespace simdax

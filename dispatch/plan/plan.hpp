@@ -22,7 +22,30 @@ enum class Form {
 
 // Operands by index, in the order of the public simdax_operand: a new
 // operand is one value here and one there.
-enum Operand { kX = 0, kY = 1, kScale = 2, kBias = 3, kOperands = 4 };
+enum Operand {
+    kX = 0,
+    kY = 1,
+    kScale = 2,
+    kBias = 3,
+    kMask = 4,
+    kAlibiSlopes = 5,
+    kSinks = 6,
+    kLogSumExp = 7,
+    kSkip = 8,
+    kSkipBias = 9,
+    kMean = 10,
+    kInvStdDev = 11,
+    kSkipSum = 12,
+    kOperands = 13
+};
+
+constexpr unsigned bit(int o) { return 1u << o; }
+// The operands an operator writes; the rest it only reads.
+constexpr unsigned kOutputOperands = bit(kY) | bit(kLogSumExp) | bit(kMean) | bit(kInvStdDev) | bit(kSkipSum);
+// The operands that hold one element per group (their strides along the
+// reduced dims are 0): pieces point at them in memory, never through a tile.
+constexpr unsigned kGroupOperands =
+    bit(kAlibiSlopes) | bit(kSinks) | bit(kLogSumExp) | bit(kMean) | bit(kInvStdDev);
 
 // Each operand's element (0, ..., 0) for one execution. Only outputs are
 // written through.
@@ -86,6 +109,10 @@ struct Plan {
     // a multiple of it; 0: one element) and the output's
     // (bindings_check.cpp: interleaved views).
     int64_t lattice_with_y[kOperands];
+    int64_t lattice[kOperands];  // each operand's own (0: one element)
+    // The outputs other than kY the plan writes (a bit per Operand): each is
+    // checked against every other operand (bindings_check.cpp).
+    unsigned extra_outputs;
     bool in_place_op;      // the operator may write its input's buffer
     bool same_xy_strides;  // ... and the output view is the input's (in place needs it)
     // Rows form with whole groups, each one run: the operator's rows pass

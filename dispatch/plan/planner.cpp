@@ -73,7 +73,11 @@ void set_overlap_facts(const Problem& p, Plan* plan) {
         plan->meet_lo[o] = __int128(s[kY].lo) - s[o].hi;
         plan->meet_hi[o] = __int128(s[kY].hi) - s[o].lo;
         plan->lattice_with_y[o] = std::gcd(s[o].lattice, s[kY].lattice);
+        plan->lattice[o] = s[o].lattice;
     }
+    plan->extra_outputs = 0;
+    for (int o = 0; o < kOperands; ++o)
+        if (o != kY && p.has[o] && (kOutputOperands & bit(o))) plan->extra_outputs |= bit(o);
 }
 
 void choose_form(const Problem& p, Plan* plan) {

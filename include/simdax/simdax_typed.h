@@ -57,14 +57,26 @@ SIMDAX_CREATE_INFO(simdax_cast_create_info, simdax_cast_desc);
 SIMDAX_API simdax_status simdax_operator_create_from_info(const simdax_structure_header* info,
                                                           simdax_operator** op);
 
-/* Operands by index. An operator reads the operands it was created with. */
+/* Operands by index. An operator reads (and writes) the operands it was
+ * created with; its descriptor's page says which it takes. Per-row operands
+ * (ALIBI_SLOPES, SINKS, LOG_SUM_EXP, MEAN, INV_STD_DEV) hold one element per
+ * group of the reduction. */
 typedef enum simdax_operand {
     SIMDAX_OPERAND_INPUT = 0,
     SIMDAX_OPERAND_OUTPUT = 1,
-    SIMDAX_OPERAND_SCALE = 2,
-    SIMDAX_OPERAND_BIAS = 3
+    SIMDAX_OPERAND_SCALE = 2,        /* normalizations: gamma */
+    SIMDAX_OPERAND_BIAS = 3,         /* normalizations: beta */
+    SIMDAX_OPERAND_MASK = 4,         /* attention: additive float or boolean mask */
+    SIMDAX_OPERAND_ALIBI_SLOPES = 5, /* attention: per-head slope */
+    SIMDAX_OPERAND_SINKS = 6,        /* attention: per-head logit in the denominator only */
+    SIMDAX_OPERAND_LOG_SUM_EXP = 7,  /* attention: output, float32 per row */
+    SIMDAX_OPERAND_SKIP = 8,         /* normalizations: the residual added to the input */
+    SIMDAX_OPERAND_SKIP_BIAS = 9,    /* normalizations: a bias added with the residual */
+    SIMDAX_OPERAND_MEAN = 10,        /* normalizations: output per row */
+    SIMDAX_OPERAND_INV_STD_DEV = 11, /* normalizations: output per row */
+    SIMDAX_OPERAND_SKIP_SUM = 12     /* normalizations: output, input + skip (+ skip bias) */
 } simdax_operand;
-#define SIMDAX_OPERAND_COUNT 4
+#define SIMDAX_OPERAND_COUNT 13
 
 /* One operand's buffer: element (0, ..., 0) of its tensor is at
  * data + offset bytes; size: the buffer's length in bytes from data, or 0
