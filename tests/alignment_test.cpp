@@ -2,7 +2,7 @@
 // vector or cache-line alignment. Every operator and dtype runs with its
 // input, output, Scale and Bias an odd number of elements past a 64-byte
 // boundary (so off every vector width), in the rows, cols and general loop
-// forms, in place too for the element-wise operators; and with outputs
+// forms, in place too for the operators that run in place; and with outputs
 // large enough for non-temporal stores, which write only the whole cache
 // lines of each row. Each output element is checked against the float64 reference
 // of the same values (pass rule of docs/spec.md "Accuracy"), and the bytes
@@ -191,8 +191,9 @@ void run_at(const Case& c, simdax_dtype dt, size_t x_off, size_t y_off, bool in_
     EXPECT_TRUE(y.margins_intact()) << what << ": a byte next to the output changed";
 }
 
-bool element_wise(simdax_operator_type op) {
-    return op == SIMDAX_OPERATOR_HARD_SIGMOID || op == SIMDAX_OPERATOR_ACTIVATION;
+bool runs_in_place(simdax_operator_type op) {
+    return op == SIMDAX_OPERATOR_HARD_SIGMOID || op == SIMDAX_OPERATOR_ACTIVATION ||
+           op == SIMDAX_OPERATOR_SOFTMAX || op == SIMDAX_OPERATOR_LOG_SOFTMAX;
 }
 
 TEST(Alignment, EveryOperatorOffTheVectorBoundary) {
@@ -210,8 +211,7 @@ TEST(Alignment, EveryOperatorOffTheVectorBoundary) {
                            : std::vector<std::pair<size_t, size_t>>{{1, 1}, {3, 5}, {5, 1}, {7, 9}, {9, 3}};
             for (const auto& [xo, yo] : offsets) {
                 run_at(c, dt, xo * es, yo * es, false);
-                if (element_wise(c.spec.op) && !c.streamed && c.x_strides.empty())
-                    run_at(c, dt, yo * es, yo * es, true);
+                if (runs_in_place(c.spec.op) && c.x_strides.empty()) run_at(c, dt, yo * es, yo * es, true);
                 if (HasFatalFailure()) return;
             }
         }

@@ -228,7 +228,7 @@ TEST(Messages, HardSigmoidInPlaceRule) {
     // A reduction never runs in place, and says so.
     const uint32_t axes[1] = {1};
     const simdax_axes_op_desc sd{&in.d, &in.d, 1, axes};
-    EXPECT_EQ(simdax_softmax(&sd, x, x), SIMDAX_ERROR_OVERLAP);
+    EXPECT_EQ(simdax_hardmax(&sd, x, x), SIMDAX_ERROR_OVERLAP);
     EXPECT_TRUE(has(last(), "cannot run in place")) << last();
 }
 

@@ -25,8 +25,9 @@ SIMDAX_API simdax_status simdax_operator_create(const simdax_operator_desc* desc
  * size (SIMDAX_ERROR_INVALID_ARGUMENT), and any output overlap the operator
  * forbids.
  * Overlap: the output may share no byte with the input, scale or bias —
- * except that HardSigmoid and Activation run in place when the output is
- * exactly the input (same pointer, and the same strides at create). Two
+ * except that Softmax, LogSoftmax, HardSigmoid and Activation run in place
+ * when the output is exactly the input (same pointer, and the same strides
+ * at create). Two
  * views of one buffer are disjoint when their byte ranges are, or when
  * their elements sit on lattices that never meet: with g the gcd of both
  * views' byte strides (dimensions of size > 1) and r = (output pointer -

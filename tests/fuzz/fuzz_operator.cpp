@@ -240,8 +240,7 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
                 const bool meet = shift + ylo < xhi && xlo < shift + yhi;
                 if (!meet) return;  // nothing this harness can place safely
                 if (!shares_an_element(c.t[0], c.t[1], c.overlap_shift)) return;  // interleaved
-                const bool alias =
-                    shift == 0 && is_elementwise(c) && strides_of(c.t[0]) == strides_of(c.t[1]);
+                const bool alias = shift == 0 && runs_in_place(c) && strides_of(c.t[0]) == strides_of(c.t[1]);
                 if (alias) return;  // legal in place: covered elsewhere
                 b.output = static_cast<char*>(io.x.data()) + shift;
                 expect_refusal = true;
@@ -256,7 +255,7 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
             fail(c, "a refused execute wrote memory");
     }
 
-    if (c.in_place && is_elementwise(c) && strides_of(c.t[0]) == strides_of(c.t[1])) {
+    if (c.in_place && runs_in_place(c) && strides_of(c.t[0]) == strides_of(c.t[1])) {
         const std::vector<double> ref = reference(spec, io);
         const simdax_bindings b{io.x.data(), nullptr, nullptr, io.x.data()};
         const simdax_status s = simdax_operator_execute(op, &b);

@@ -66,6 +66,9 @@ bool is_mvn(const Case& c) {
 bool is_elementwise(const Case& c) {
     return c.op == SIMDAX_OPERATOR_HARD_SIGMOID || c.op == SIMDAX_OPERATOR_ACTIVATION;
 }
+bool runs_in_place(const Case& c) {
+    return is_elementwise(c) || c.op == SIMDAX_OPERATOR_SOFTMAX || c.op == SIMDAX_OPERATOR_LOG_SOFTMAX;
+}
 bool tensor_used(const Case& c, int k) { return k < 2 || (is_mvn(c) && c.present[k]); }
 
 // Element count, or -1 if it overflows / a size is negative.

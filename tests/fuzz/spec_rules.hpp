@@ -12,6 +12,8 @@ namespace fuzz {
 
 bool is_mvn(const Case& c);
 bool is_elementwise(const Case& c);
+// The operator accepts the exact alias (output = input, same strides).
+bool runs_in_place(const Case& c);
 // Input and output always; Scale/Bias when an MVN case has them.
 bool tensor_used(const Case& c, int k);
 

@@ -45,7 +45,7 @@ def test_scale_shape_mismatch():
 def test_overlapping_output():
     x = make((3, 4), "float32")
     with pytest.raises(ValueError, match="SIMDAX_ERROR_OVERLAP"):
-        simdax.softmax(x, out=x)
+        simdax.softmax(x[:, :2], out=x[:, 1:3])
 
 
 def test_bad_epsilon_and_activation_parameter():
