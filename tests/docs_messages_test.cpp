@@ -73,13 +73,17 @@ const std::vector<Example>& examples() {
     static const simdax_axes_op_desc created{&kIn, &kIn, 1, axis1};
     static const simdax_hard_sigmoid_desc created_hs{&kIn, &kIn, 0.2f, 0.5f};
     static const std::vector<Example> all{
-        {"log_softmax.md", SIMDAX_ERROR_INVALID_AXES, [] { return log_softmax(&kIn, &kIn, {1, 1}); }},
+        {"log_softmax.md", SIMDAX_ERROR_INVALID_AXES,
+         [] {
+             return log_softmax(&kIn, &kIn, {1, 1});
+         }},
         {"log_softmax.md", SIMDAX_ERROR_INVALID_AXES, [] { return log_softmax(&kIn, &kIn, {3}); }},
         {"log_softmax.md", SIMDAX_ERROR_INVALID_AXES, [] { return log_softmax(&kIn, &kIn, {}); }},
         {"log_softmax.md", SIMDAX_ERROR_SHAPE_MISMATCH, [] { return log_softmax(&kIn, &out2x5, {1}); }},
         {"log_softmax.md", SIMDAX_ERROR_DTYPE_MISMATCH, [] { return log_softmax(&kIn, &out16, {1}); }},
         {"log_softmax.md", SIMDAX_ERROR_INVALID_ARGUMENT, [] { return log_softmax(&rank9, &rank9, {1}); }},
-        {"log_softmax.md", SIMDAX_ERROR_INVALID_ARGUMENT, [] { return log_softmax(&negative, &negative, {1}); }},
+        {"log_softmax.md", SIMDAX_ERROR_INVALID_ARGUMENT,
+         [] { return log_softmax(&negative, &negative, {1}); }},
         {"log_softmax.md", SIMDAX_ERROR_NULL_POINTER, [] { return log_softmax(nullptr, &kIn, {1}); }},
         {"log_softmax.md", SIMDAX_ERROR_NULL_POINTER,
          [] { return executed(SIMDAX_OPERATOR_LOG_SOFTMAX, &created, buf, nullptr); }},

@@ -37,7 +37,8 @@ const std::vector<InPlaceCase> kCases{
     {"parts over threads", {2, 200000}, {}, {1}},
 };
 
-void run_in_place(simdax_operator_type type, simdax_dtype dt, const InPlaceCase& c, const simdax_parallel* par) {
+void run_in_place(simdax_operator_type type, simdax_dtype dt, const InPlaceCase& c,
+                  const simdax_parallel* par) {
     Rng rng(test_seed(9101));
     TensorBuffer buf(dt, c.sizes, c.strides, Role::Input, 3, 3);
     buf.fill([&](int64_t) { return rng.uniform(-12, 12); });
@@ -63,8 +64,9 @@ void run_in_place(simdax_operator_type type, simdax_dtype dt, const InPlaceCase&
             if (first < 0) first = int64_t(i);
             ++bad;
         }
-    EXPECT_EQ(bad, 0) << what << ": first bad element " << first << " ref " << ref[size_t(std::max<int64_t>(first, 0))]
-                      << " got " << got[size_t(std::max<int64_t>(first, 0))];
+    EXPECT_EQ(bad, 0) << what << ": first bad element " << first << " ref "
+                      << ref[size_t(std::max<int64_t>(first, 0))] << " got "
+                      << got[size_t(std::max<int64_t>(first, 0))];
     EXPECT_EQ(buf.touched_gaps(), 0) << what << ": gap elements written";
 }
 
@@ -94,7 +96,8 @@ TEST(SoftmaxInPlace, OnlyTheExactAlias) {
     EXPECT_EQ(simdax_log_softmax(&same, x, x), SIMDAX_OK) << simdax_last_error();
     EXPECT_EQ(simdax_softmax(&same, x, x + 1), SIMDAX_ERROR_OVERLAP);
     EXPECT_EQ(simdax_log_softmax(&strided, x, x), SIMDAX_ERROR_OVERLAP);
-    EXPECT_NE(std::string(simdax_last_error()).find("same strides"), std::string::npos) << simdax_last_error();
+    EXPECT_NE(std::string(simdax_last_error()).find("same strides"), std::string::npos)
+        << simdax_last_error();
 }
 
 }  // namespace

@@ -68,8 +68,10 @@ const char* const kOperandNames[kOperands] = {
 // that every call takes, the naming only on the way that fails.
 int misaligned_operand(const Plan& p, const BoundOperands& b) {
     uintptr_t any = 0;
-    for (int o = 0; o < kOperands; ++o)
-        if (p.has_operand[o]) any |= reinterpret_cast<uintptr_t>(b.at[o]) & (p.esize_of[o] - 1);
+    for (unsigned m = p.operands; m; m &= m - 1) {
+        const int o = __builtin_ctz(m);
+        any |= reinterpret_cast<uintptr_t>(b.at[o]) & (p.esize_of[o] - 1);
+    }
     if (any == 0) return -1;
     for (int o = 0; o < kOperands; ++o)
         if (p.has_operand[o] && (reinterpret_cast<uintptr_t>(b.at[o]) & (p.esize_of[o] - 1))) return o;
@@ -78,7 +80,7 @@ int misaligned_operand(const Plan& p, const BoundOperands& b) {
 
 // Operand o's view reaches outside its stated buffer.
 bool outgrows_buffer(const Plan& p, const BoundOperands& b, int o) {
-    if (!b.sized[o]) return false;
+    if (!(b.sized & bit(o))) return false;
     return uint64_t(-p.span_lo[o]) > b.before[o] || uint64_t(p.span_hi[o]) > b.after[o];
 }
 
@@ -88,15 +90,16 @@ bool outgrows_buffer(const Plan& p, const BoundOperands& b, int o) {
 // else (in place, interleaved views, a refusal, a warning) goes to
 // check_in_full for its verdict and message.
 bool plainly_valid(const Plan& p, const BoundOperands& b) {
-    for (int o = 0; o < kOperands; ++o) {
-        if (p.has_operand[o] != (b.at[o] != nullptr)) return false;
-        if (outgrows_buffer(p, b, o)) return false;
-    }
+    if (b.bound != p.operands) return false;
+    for (unsigned m = b.sized; m; m &= m - 1)
+        if (outgrows_buffer(p, b, __builtin_ctz(m))) return false;
     if (misaligned_operand(p, b) >= 0) return false;
-    for (int o = 0; o < kOperands; ++o)
-        if (o != kY && b.at[o] && ranges_meet(p, b.at[o], o, b.at[kY])) return false;
-    for (int q = 0; p.extra_outputs >> q; ++q)
-        if ((p.extra_outputs & bit(q)) && overlapping_extra_output(p, b, q, true) >= 0) return false;
+    for (unsigned m = p.operands & ~bit(kY); m; m &= m - 1) {
+        const int o = __builtin_ctz(m);
+        if (ranges_meet(p, b.at[o], o, b.at[kY])) return false;
+    }
+    for (unsigned m = p.extra_outputs; m; m &= m - 1)
+        if (overlapping_extra_output(p, b, __builtin_ctz(m), true) >= 0) return false;
     return true;
 }
 
@@ -162,15 +165,6 @@ __attribute__((noinline, cold)) simdax_status check_in_full(const Plan& p, const
 }
 
 }  // namespace
-
-BoundOperands bound_operands(const simdax_bindings* b) {
-    BoundOperands out{};
-    out.at[kX] = b->input;
-    out.at[kY] = b->output;
-    out.at[kScale] = b->scale;
-    out.at[kBias] = b->bias;
-    return out;
-}
 
 simdax_status check_bindings(const Plan& p, const BoundOperands& b, const char* where) {
     if (p.form == Form::empty) return SIMDAX_OK;  // nothing is read or written

@@ -40,20 +40,17 @@ __attribute__((noinline)) void execute_logged(const simdax_operator* op, const B
     log_message(SIMDAX_LOG_INFO, line);
 }
 
-simdax_status execute(const simdax_operator* op, const BoundOperands& b, const simdax_parallel* par,
-                      const char* where) {
+__attribute__((always_inline)) inline simdax_status execute(const simdax_operator* op, const BoundOperands& b,
+                                                            const simdax_parallel* par, const char* where) {
     const simdax_status s = check_bindings(op->plan, b, where);
     if (s != SIMDAX_OK) return s;
     if (par && !par->parallel_for) return fail(SIMDAX_ERROR_NULL_POINTER, "parallel.parallel_for: is NULL");
     if (par && par->thread_count == 0)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "parallel.thread_count: 0 must be >= 1");
-    // Inputs are only read (Buffers: outputs alone are written through).
-    Buffers buffers;
-    for (int o = 0; o < kOperands; ++o) buffers.at[o] = static_cast<char*>(const_cast<void*>(b.at[o]));
     if (verbose_level() >= 2 && log_enabled())
-        execute_logged(op, buffers, par);
+        execute_logged(op, b, par);
     else
-        op->plan.def->execute(op->plan, buffers, par);
+        op->plan.def->execute(op->plan, b, par);
     return ok();
 }
 
@@ -97,8 +94,9 @@ simdax_status bind_operands(const simdax_operand_bindings* b, BoundOperands* out
         if (uintptr_t(a.data) + a.offset < uintptr_t(a.data))
             return fail(SIMDAX_ERROR_OVERFLOW, "bindings.operands[%u].offset: %zu wraps the address space", i,
                         a.offset);
-        out->at[i] = static_cast<const char*>(a.data) + a.offset;
-        out->sized[i] = a.size != 0;
+        out->at[i] = static_cast<char*>(a.data) + a.offset;
+        out->bound |= bit(int(i));
+        if (a.size) out->sized |= bit(int(i));
         out->before[i] = a.offset;
         out->after[i] = a.size ? a.size - a.offset : 0;
     }

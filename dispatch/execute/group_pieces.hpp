@@ -21,6 +21,9 @@ struct Piece {
 };
 
 constexpr bool is_extra(unsigned extra, int o) { return o >= 2 && (extra >> o) & 1u; }
+// Input, output and the operator's extra operands: the ones a piece sets
+// (a bit per operand; loops take exactly these).
+constexpr unsigned read_operands(unsigned extra) { return bit(kX) | bit(kY) | (extra & ~3u); }
 
 // Rows form: runs of p.run contiguous elements, one per segment index.
 template <unsigned Extra>
@@ -35,9 +38,14 @@ public:
         int64_t i = p0 % run;
         while (p0 < p1) {
             const int64_t n = std::min(run - i, p1 - p0);
-            Piece pc{};
-            for (int o = 0; o < kOperands; ++o) {
-                if (o >= 2 && !(is_extra(Extra, o) && p_.has_operand[o])) continue;
+            Piece pc;  // only the operands the operator reads are set
+            for (unsigned m = read_operands(Extra); m; m &= m - 1) {
+                const int o = __builtin_ctz(m);
+                if (!p_.has_operand[o]) {
+                    pc.at[o] = nullptr;
+                    pc.stride[o] = 0;
+                    continue;
+                }
                 pc.at[o] = b_.at[o] + (off_[o] + w.off[o] + i * p_.run_stride[o]) * int64_t(p_.esize_of[o]);
                 pc.stride[o] = p_.run_stride[o];
             }
@@ -81,13 +89,19 @@ public:
                 loaded_p0_ = p0;
                 loaded_n_ = n;
             }
-            Piece pc{};
+            Piece pc;  // only the operands the operator reads are set
             pc.n = n;
             pc.pos = p0;
-            for (int o = 0; o < kOperands; ++o) {
-                if (o >= 2 && !(is_extra(Extra, o) && p_.has_operand[o])) continue;
+            for (unsigned m = read_operands(Extra); m; m &= m - 1) {
+                const int o = __builtin_ctz(m);
+                if (!p_.has_operand[o]) {
+                    pc.at[o] = nullptr;
+                    pc.stride[o] = 0;
+                    continue;
+                }
                 if (kGroupOperands & bit(o)) {  // one element, in memory: strides 0 along the group
                     pc.at[o] = b_.at[o] + off_[o] * int64_t(p_.esize_of[o]);
+                    pc.stride[o] = 0;
                     continue;
                 }
                 pc.at[o] = tile_[slot(o)];

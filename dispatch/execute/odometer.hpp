@@ -12,16 +12,27 @@ inline int64_t count(const Dims& d) {
     return c;
 }
 
+// Input, output, scale and bias are always walked, in a loop of constant
+// length (vectorized); the operands after them only when the plan has one.
+constexpr int kFirstOperands = kBias + 1;
+
+template <class F>
+inline void for_each_walked(const Dims& d, F f) {
+    for (int o = 0; o < kFirstOperands; ++o) f(o);
+    for (int o = kFirstOperands; o < d.ops; ++o) f(o);
+}
+
 struct Odometer {
     const Dims& d;
     int64_t idx[SIMDAX_MAX_RANK] = {};
-    int64_t off[kOperands] = {};
+    int64_t off[kOperands];  // the walked operands' (for_each_walked); the rest are never read
 
     explicit Odometer(const Dims& dims, int64_t start = 0) : d(dims) {
+        for_each_walked(d, [&](int o) { off[o] = 0; });
         for (int i = d.n - 1; i >= 0 && start > 0; --i) {
             idx[i] = start % d.size[i];
             start /= d.size[i];
-            for (int o = 0; o < kOperands; ++o) off[o] += idx[i] * d.stride[o][i];
+            for_each_walked(d, [&](int o) { off[o] += idx[i] * d.stride[o][i]; });
         }
     }
 
@@ -30,7 +41,7 @@ struct Odometer {
     void advance_inner(int64_t m) {
         if (d.n == 0 || m <= 0) return;
         const int last = d.n - 1;
-        for (int o = 0; o < kOperands; ++o) off[o] += (m - 1) * d.stride[o][last];
+        for_each_walked(d, [&](int o) { off[o] += (m - 1) * d.stride[o][last]; });
         idx[last] += m - 1;
         next();
     }
@@ -39,9 +50,9 @@ struct Odometer {
 
     void next() {
         for (int i = d.n - 1; i >= 0; --i) {
-            for (int o = 0; o < kOperands; ++o) off[o] += d.stride[o][i];
+            for_each_walked(d, [&](int o) { off[o] += d.stride[o][i]; });
             if (++idx[i] < d.size[i]) return;
-            for (int o = 0; o < kOperands; ++o) off[o] -= d.stride[o][i] * d.size[i];
+            for_each_walked(d, [&](int o) { off[o] -= d.stride[o][i] * d.size[i]; });
             idx[i] = 0;
         }
     }

@@ -42,9 +42,14 @@ void run_interleaved_groups(const Plan& p, const Buffers& b, const simdax_parall
             st[i] = Op::empty();
         }
         auto piece = [&](const Odometer& w, int64_t i, int64_t s) {
-            Piece c{};
-            for (int o = 0; o < kOperands; ++o) {
-                if (o >= 2 && !(is_extra(Op::kExtra, o) && p.has_operand[o])) continue;
+            Piece c;  // only the operands the operator reads are set
+            for (unsigned m = read_operands(Op::kExtra); m; m &= m - 1) {
+                const int o = __builtin_ctz(m);
+                if (!p.has_operand[o]) {
+                    c.at[o] = nullptr;
+                    c.stride[o] = 0;
+                    continue;
+                }
                 c.at[o] = b.at[o] + (off[i][o] + w.off[o]) * int64_t(p.esize_of[o]);
                 c.stride[o] = p.run_stride[o];
             }

@@ -47,7 +47,7 @@ void run_unit_ranges(const simdax_parallel* par, size_t units, F f) {
 
 inline void group_offsets(const Plan& p, int64_t g, int64_t off[kOperands]) {
     Odometer w(p.outer, g);
-    for (int o = 0; o < kOperands; ++o) off[o] = w.off[o];
+    for_each_walked(p.outer, [&](int o) { off[o] = w.off[o]; });
 }
 
 }  // namespace simdax

@@ -56,6 +56,7 @@ struct Buffers {
 // A set of dimensions, outermost first, with each operand's strides (elements).
 struct Dims {
     int n = 0;
+    int ops = kOperands;  // operands walked, 0..ops-1: the last one the plan has, + 1
     int64_t size[SIMDAX_MAX_RANK] = {};
     int64_t stride[kOperands][SIMDAX_MAX_RANK] = {};
 };
@@ -77,6 +78,7 @@ struct Plan {
     DtypeKernels k;  // copied: execute does no table look-up
     Form form;
     bool has_operand[kOperands];
+    unsigned operands;  // the same, a bit per operand
 
     Dims outer;                     // kept dims iterated one group (or one run) at a time
     Dims inner;                     // reduced dims (general: all of them; cols: one); elementwise: the run

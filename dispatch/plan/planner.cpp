@@ -13,6 +13,7 @@
 //              stack tiles to the chunk kernels.
 //    Element-wise operators: rows when the innermost run is contiguous.
 #include <algorithm>
+#include <iterator>
 #include <numeric>
 
 #include "odometer.hpp"
@@ -93,7 +94,11 @@ void choose_form(const Problem& p, Plan* plan) {
     }
     plan->act = p.act;
     plan->vn = p.vn;
-    for (int o = 0; o < kOperands; ++o) plan->has_operand[o] = p.has[o];
+    plan->operands = 0;
+    for (int o = 0; o < kOperands; ++o) {
+        plan->has_operand[o] = p.has[o];
+        if (p.has[o]) plan->operands |= bit(o);
+    }
 
     // Empty: validation did not bound its other sizes and strides, so no
     // product or span of them is formed (spans stay 0).
@@ -108,6 +113,11 @@ void choose_form(const Problem& p, Plan* plan) {
     plan->in_place_op = p.in_place_ok;
     plan->same_xy_strides = std::equal(p.strides[kX], p.strides[kX] + p.rank, p.strides[kY]);
     plan->total = total;
+
+    // The walks keep offsets only up to the last operand the plan has.
+    const int ops =
+        kOperands - int(std::find(std::rbegin(p.has), std::rend(p.has), true) - std::rbegin(p.has));
+    plan->outer.ops = plan->inner.ops = plan->segments.ops = ops;
 
     // Steps 1 and 2, innermost first.
     Dim dims[SIMDAX_MAX_RANK + 1];
