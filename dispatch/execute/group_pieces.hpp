@@ -25,6 +25,22 @@ constexpr bool is_extra(unsigned extra, int o) { return o >= 2 && (extra >> o) &
 // (a bit per operand; loops take exactly these).
 constexpr unsigned read_operands(unsigned extra) { return bit(kX) | bit(kY) | (extra & ~3u); }
 
+// Sets the operands an operator with these extra operands reads: place(o)
+// fills at[o] and stride[o] of those the plan has, the others are nullptr
+// (the operator tests for it). The rest of the piece is never read.
+template <unsigned Extra, class Place>
+inline void set_piece_operands(const Plan& p, Piece* pc, Place place) {
+    for (unsigned m = read_operands(Extra); m; m &= m - 1) {
+        const int o = __builtin_ctz(m);
+        if (p.has_operand[o]) {
+            place(o);
+            continue;
+        }
+        pc->at[o] = nullptr;
+        pc->stride[o] = 0;
+    }
+}
+
 // Rows form: runs of p.run contiguous elements, one per segment index.
 template <unsigned Extra>
 class RowPieces {
@@ -38,17 +54,11 @@ public:
         int64_t i = p0 % run;
         while (p0 < p1) {
             const int64_t n = std::min(run - i, p1 - p0);
-            Piece pc;  // only the operands the operator reads are set
-            for (unsigned m = read_operands(Extra); m; m &= m - 1) {
-                const int o = __builtin_ctz(m);
-                if (!p_.has_operand[o]) {
-                    pc.at[o] = nullptr;
-                    pc.stride[o] = 0;
-                    continue;
-                }
+            Piece pc;
+            set_piece_operands<Extra>(p_, &pc, [&](int o) {
                 pc.at[o] = b_.at[o] + (off_[o] + w.off[o] + i * p_.run_stride[o]) * int64_t(p_.esize_of[o]);
                 pc.stride[o] = p_.run_stride[o];
-            }
+            });
             pc.n = size_t(n);
             pc.pos = p0;
             f(pc);
@@ -89,27 +99,21 @@ public:
                 loaded_p0_ = p0;
                 loaded_n_ = n;
             }
-            Piece pc;  // only the operands the operator reads are set
+            Piece pc;
             pc.n = n;
             pc.pos = p0;
-            for (unsigned m = read_operands(Extra); m; m &= m - 1) {
-                const int o = __builtin_ctz(m);
-                if (!p_.has_operand[o]) {
-                    pc.at[o] = nullptr;
-                    pc.stride[o] = 0;
-                    continue;
-                }
+            set_piece_operands<Extra>(p_, &pc, [&](int o) {
                 if (kGroupOperands & bit(o)) {  // one element, in memory: strides 0 along the group
                     pc.at[o] = b_.at[o] + off_[o] * int64_t(p_.esize_of[o]);
                     pc.stride[o] = 0;
-                    continue;
+                    return;
                 }
                 pc.at[o] = tile_[slot(o)];
                 pc.stride[o] = 1;
-                if (o < 2 || (kOutputOperands & bit(o))) continue;
+                if (o < 2 || (kOutputOperands & bit(o))) return;
                 Odometer wo = start;
                 move(o, &wo, n, false);
-            }
+            });
             f(pc);
             if (store) {
                 for (int o = 2; o < kOperands; ++o) {

@@ -42,17 +42,11 @@ void run_interleaved_groups(const Plan& p, const Buffers& b, const simdax_parall
             st[i] = Op::empty();
         }
         auto piece = [&](const Odometer& w, int64_t i, int64_t s) {
-            Piece c;  // only the operands the operator reads are set
-            for (unsigned m = read_operands(Op::kExtra); m; m &= m - 1) {
-                const int o = __builtin_ctz(m);
-                if (!p.has_operand[o]) {
-                    c.at[o] = nullptr;
-                    c.stride[o] = 0;
-                    continue;
-                }
+            Piece c;
+            set_piece_operands<Op::kExtra>(p, &c, [&](int o) {
                 c.at[o] = b.at[o] + (off[i][o] + w.off[o]) * int64_t(p.esize_of[o]);
                 c.stride[o] = p.run_stride[o];
-            }
+            });
             c.n = size_t(p.run);
             c.pos = s * p.run;
             return c;
