@@ -2,6 +2,7 @@
 // (python/simdax) turns numpy and torch arrays into the calls made here;
 // this module only creates operators, checks layouts and runs kernels.
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -41,6 +42,11 @@ void bind_operator(nb::module_& m) {
              "scale"_a.none() = nb::none(), "bias"_a.none() = nb::none(), "threads"_a = 1,
              "execute on addresses of element 0, for a caller that has checked the layouts "
              "(no check here: wrong addresses corrupt memory).")
+        .def("execute_operands", &Operator::execute_operands, "inputs"_a, "outputs"_a, "threads"_a = 1,
+             "Runs with arrays by simdax operand index (inputs: {index: array} only read, "
+             "outputs: {index: array} written): every operand the operator was created with.")
+        .def("execute_operand_addresses", &Operator::execute_operand_addresses, "addresses"_a,
+             "threads"_a = 1, "execute_operands on addresses of element 0 (no layout check).")
         .def("describe", &Operator::describe, "The library's one-line plan description.")
         .def_prop_ro("isa", &Operator::isa, "The ISA the operator was planned for.")
         .def_prop_ro("has_scale", &Operator::has_scale)
