@@ -70,6 +70,7 @@ void fill_random(void* dst, simdax_dtype dtype, int64_t count, double lo, double
             case SIMDAX_DTYPE_BFLOAT16:
                 static_cast<uint16_t*>(dst)[i] = simdax_case::double_to_bfloat16_bits(v);
                 break;
+            case SIMDAX_DTYPE_UINT8: static_cast<uint8_t*>(dst)[i] = v != 0.0; break;
         }
     }
 }

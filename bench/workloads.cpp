@@ -76,6 +76,7 @@ const char* dtype_name(simdax_dtype dtype) {
         case SIMDAX_DTYPE_FLOAT16: return "f16";
         case SIMDAX_DTYPE_BFLOAT16: return "bf16";
         case SIMDAX_DTYPE_FLOAT64: return "f64";
+        case SIMDAX_DTYPE_UINT8: return "u8";
     }
     return "?";
 }
