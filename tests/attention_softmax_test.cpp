@@ -24,7 +24,7 @@ struct Case {
     std::vector<int64_t> shape;
     bool mask = false;
     simdax_dtype mask_dt = SIMDAX_DTYPE_FLOAT32;
-    std::vector<bool> mask_bcast;  // per dim: size 1
+    std::vector<bool> mask_bcast;    // per dim: size 1
     bool mask_zero_strides = false;  // broadcast by explicit stride 0 at full size
     bool slopes = false, sinks = false, lse = false, log = false, in_place = false;
     float scale = 1, softcap = 0;
@@ -41,8 +41,9 @@ std::string describe(const Case& c) {
     for (int64_t v : c.shape) s << v << ' ';
     s << "] mask=" << (c.mask ? dtype_name(c.mask_dt) : "none") << (c.mask_zero_strides ? "(stride0)" : "")
       << " slopes=" << c.slopes << " sinks=" << c.sinks << " lse=" << c.lse << " log=" << c.log
-      << " in_place=" << c.in_place << " scale=" << c.scale << " softcap=" << c.softcap << " causal=" << c.causal
-      << " window=" << c.window << " layout=" << int(c.layout) << " seed=" << c.seed;
+      << " in_place=" << c.in_place << " scale=" << c.scale << " softcap=" << c.softcap
+      << " causal=" << c.causal << " window=" << c.window << " layout=" << int(c.layout)
+      << " seed=" << c.seed;
     return s.str();
 }
 
@@ -72,11 +73,13 @@ void run_case(const Case& c, bool one_shot = false) {
     x.fill([&](int64_t) {
         const double p = u(rng);
         if (p < c.nan_rate) return std::nan("");
-        if (p < c.nan_rate + c.inf_rate) return p < c.nan_rate + c.inf_rate / 2 ? double(INFINITY) : -double(INFINITY);
+        if (p < c.nan_rate + c.inf_rate)
+            return p < c.nan_rate + c.inf_rate / 2 ? double(INFINITY) : -double(INFINITY);
         return -4 + 8 * u(rng);
     });
     std::unique_ptr<TensorBuffer> y, mask, slopes, sinks, lse;
-    if (!c.in_place) y = std::make_unique<TensorBuffer>(c.dt, c.shape, strides_for(c.shape, c.layout), Role::Output, 2, 2);
+    if (!c.in_place)
+        y = std::make_unique<TensorBuffer>(c.dt, c.shape, strides_for(c.shape, c.layout), Role::Output, 2, 2);
     std::vector<int64_t> row_shape = c.shape;
     row_shape[r - 1] = 1;
     if (c.mask) {
@@ -100,14 +103,18 @@ void run_case(const Case& c, bool one_shot = false) {
     std::vector<int64_t> head_shape(r, 1);
     if (r >= 3) head_shape[r - 3] = c.shape[r - 3];  // per head
     if (c.slopes) {
-        slopes = std::make_unique<TensorBuffer>(SIMDAX_DTYPE_FLOAT32, head_shape, std::vector<int64_t>{}, Role::Input);
+        slopes = std::make_unique<TensorBuffer>(SIMDAX_DTYPE_FLOAT32, head_shape, std::vector<int64_t>{},
+                                                Role::Input);
         slopes->fill([&](int64_t) { return 0.001 + 0.03 * u(rng); });
     }
     if (c.sinks) {
-        sinks = std::make_unique<TensorBuffer>(SIMDAX_DTYPE_BFLOAT16, head_shape, std::vector<int64_t>{}, Role::Input);
+        sinks = std::make_unique<TensorBuffer>(SIMDAX_DTYPE_BFLOAT16, head_shape, std::vector<int64_t>{},
+                                               Role::Input);
         sinks->fill([&](int64_t) { return -2 + 5 * u(rng); });
     }
-    if (c.lse) lse = std::make_unique<TensorBuffer>(SIMDAX_DTYPE_FLOAT32, row_shape, std::vector<int64_t>{}, Role::Output);
+    if (c.lse)
+        lse = std::make_unique<TensorBuffer>(SIMDAX_DTYPE_FLOAT32, row_shape, std::vector<int64_t>{},
+                                             Role::Output);
 
     const simdax_tensor_desc xd = x.desc(), yd = c.in_place ? x.desc() : y->desc();
     simdax_tensor_desc md{}, sd{}, kd{}, ld{};
@@ -115,15 +122,23 @@ void run_case(const Case& c, bool one_shot = false) {
     if (slopes) sd = slopes->desc();
     if (sinks) kd = sinks->desc();
     if (lse) ld = lse->desc();
-    const simdax_attention_softmax_desc d{&xd,           mask ? &md : nullptr, slopes ? &sd : nullptr,
-                                          sinks ? &kd : nullptr, &yd,        lse ? &ld : nullptr,
-                                          c.scale,       c.softcap,          c.causal,
-                                          c.window,      c.log ? 1 : 0};
+    const simdax_attention_softmax_desc d{&xd,
+                                          mask ? &md : nullptr,
+                                          slopes ? &sd : nullptr,
+                                          sinks ? &kd : nullptr,
+                                          &yd,
+                                          lse ? &ld : nullptr,
+                                          c.scale,
+                                          c.softcap,
+                                          c.causal,
+                                          c.window,
+                                          c.log ? 1 : 0};
     void* out = c.in_place ? x.data() : y->data();
     simdax_status s;
     if (one_shot) {
-        s = simdax_attention_softmax(&d, x.data(), mask ? mask->data() : nullptr, slopes ? slopes->data() : nullptr,
-                                     sinks ? sinks->data() : nullptr, out, lse ? lse->data() : nullptr);
+        s = simdax_attention_softmax(&d, x.data(), mask ? mask->data() : nullptr,
+                                     slopes ? slopes->data() : nullptr, sinks ? sinks->data() : nullptr, out,
+                                     lse ? lse->data() : nullptr);
     } else {
         const simdax_operator_desc od{SIMDAX_OPERATOR_ATTENTION_SOFTMAX, &d};
         simdax_operator* op = nullptr;
@@ -135,8 +150,9 @@ void run_case(const Case& c, bool one_shot = false) {
         if (slopes) bb[SIMDAX_OPERAND_ALIBI_SLOPES].data = slopes->data();
         if (sinks) bb[SIMDAX_OPERAND_SINKS].data = sinks->data();
         if (lse) bb[SIMDAX_OPERAND_LOG_SUM_EXP].data = lse->data();
-        const simdax_operand_bindings b{SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
-                                        SIMDAX_OPERAND_COUNT, bb};
+        const simdax_operand_bindings b{
+            SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
+            SIMDAX_OPERAND_COUNT, bb};
         s = simdax_operator_execute_bound(op, &b, nullptr);
         simdax_operator_destroy(op);
     }
@@ -270,8 +286,8 @@ TEST(AttentionSoftmax, StridesInPlaceAndBroadcasts) {
 
 TEST(AttentionSoftmax, RanksAndLongRows) {
     uint32_t seed = 900;
-    const std::vector<std::vector<int64_t>> shapes = {{3, 5}, {2, 1, 4, 7}, {1, 2, 1, 2, 3, 9}, {2, 5000},
-                                                      {1, 2, 3, 4100}};
+    const std::vector<std::vector<int64_t>> shapes = {
+        {3, 5}, {2, 1, 4, 7}, {1, 2, 1, 2, 3, 9}, {2, 5000}, {1, 2, 3, 4100}};
     for (const auto& sh : shapes)
         for (simdax_dtype dt : kDtypes)
             for (int causal = 0; causal < 3; ++causal) {

@@ -40,10 +40,12 @@ float load_float(const char* p, DType d) {
 
 // n elements of esize bytes, stride elements apart, to or from a packed run.
 void gather(const char* src, int64_t stride, size_t esize, size_t n, char* dst) {
-    for (size_t i = 0; i < n; ++i) std::memcpy(dst + i * esize, src + int64_t(i) * stride * int64_t(esize), esize);
+    for (size_t i = 0; i < n; ++i)
+        std::memcpy(dst + i * esize, src + int64_t(i) * stride * int64_t(esize), esize);
 }
 void scatter(const char* src, size_t esize, size_t n, char* dst, int64_t stride) {
-    for (size_t i = 0; i < n; ++i) std::memcpy(dst + int64_t(i) * stride * int64_t(esize), src + i * esize, esize);
+    for (size_t i = 0; i < n; ++i)
+        std::memcpy(dst + int64_t(i) * stride * int64_t(esize), src + i * esize, esize);
 }
 
 // The bytes of 0 or -inf in a dtype.
@@ -89,10 +91,14 @@ struct RowWalk {
         a.scale = ap.scale;
         a.softcap = ap.softcap;
         a.log = ap.log;
-        a.slope = p.has_operand[kAlibiSlopes] ? load_float(at(kAlibiSlopes, off[kAlibiSlopes], 0), p.dtypes[kAlibiSlopes]) : 0.0f;
-        a.sink = p.has_operand[kSinks] ? load_float(at(kSinks, off[kSinks], 0), p.dtypes[kSinks]) : -__builtin_inff();
+        a.slope = p.has_operand[kAlibiSlopes]
+                      ? load_float(at(kAlibiSlopes, off[kAlibiSlopes], 0), p.dtypes[kAlibiSlopes])
+                      : 0.0f;
+        a.sink = p.has_operand[kSinks] ? load_float(at(kSinks, off[kSinks], 0), p.dtypes[kSinks])
+                                       : -__builtin_inff();
         a.pos = float(j0 - ip);
-        float* lse = p.has_operand[kLogSumExp] ? reinterpret_cast<float*>(at(kLogSumExp, off[kLogSumExp], 0)) : nullptr;
+        float* lse = p.has_operand[kLogSumExp] ? reinterpret_cast<float*>(at(kLogSumExp, off[kLogSumExp], 0))
+                                               : nullptr;
         fill_keys(off, 0, j0);
         fill_keys(off, j1, skv);
         if (j0 == j1) {

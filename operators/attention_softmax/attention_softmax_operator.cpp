@@ -34,20 +34,22 @@ simdax_status check_operand(const char* name, const simdax_tensor_desc* t, const
     simdax_status s;
     if ((s = check_tensor(name, t, false, p->strides[which])) != SIMDAX_OK) return s;
     if (!(is_float(t->dtype) || (keys && t->dtype == SIMDAX_DTYPE_UINT8)))
-        return fail(SIMDAX_ERROR_DTYPE_MISMATCH, "%s.dtype: %s is not one of float32, float16, bfloat16%s", name,
-                    dtype_name(t->dtype), keys ? ", uint8" : "");
+        return fail(SIMDAX_ERROR_DTYPE_MISMATCH, "%s.dtype: %s is not one of float32, float16, bfloat16%s",
+                    name, dtype_name(t->dtype), keys ? ", uint8" : "");
     if (t->rank != in->rank)
         return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "%s.rank: %u differs from input.rank %u", name, t->rank,
                     in->rank);
     const uint32_t key = in->rank - 1;
     if (!keys && t->sizes[key] != 1)
-        return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "%s.sizes[%u]: %lld must be 1 (one value per row: the key axis)",
-                    name, key, (long long)t->sizes[key]);
+        return fail(SIMDAX_ERROR_SHAPE_MISMATCH,
+                    "%s.sizes[%u]: %lld must be 1 (one value per row: the key axis)", name, key,
+                    (long long)t->sizes[key]);
     for (uint32_t d = 0; d < in->rank; ++d) {
         if (t->sizes[d] == in->sizes[d] && (keys || d != key)) continue;
         if (t->sizes[d] != 1)
-            return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "%s.sizes[%u]: %lld is neither input.sizes[%u] (%lld) nor 1",
-                        name, d, (long long)t->sizes[d], d, (long long)in->sizes[d]);
+            return fail(SIMDAX_ERROR_SHAPE_MISMATCH,
+                        "%s.sizes[%u]: %lld is neither input.sizes[%u] (%lld) nor 1", name, d,
+                        (long long)t->sizes[d], d, (long long)in->sizes[d]);
         p->strides[which][d] = 0;
     }
     p->has[which] = true;
@@ -60,7 +62,8 @@ simdax_status check_lse(const simdax_tensor_desc* t, const simdax_tensor_desc* i
     simdax_status s;
     if ((s = check_tensor("log_sum_exp", t, true, p->strides[kLogSumExp])) != SIMDAX_OK) return s;
     if (t->dtype != SIMDAX_DTYPE_FLOAT32)
-        return fail(SIMDAX_ERROR_DTYPE_MISMATCH, "log_sum_exp.dtype: %s must be float32", dtype_name(t->dtype));
+        return fail(SIMDAX_ERROR_DTYPE_MISMATCH, "log_sum_exp.dtype: %s must be float32",
+                    dtype_name(t->dtype));
     if (t->rank != in->rank)
         return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "log_sum_exp.rank: %u differs from input.rank %u", t->rank,
                     in->rank);
@@ -83,15 +86,17 @@ simdax_status check_parameters(const simdax_attention_softmax_desc* d) {
     if ((s = check_finite("scale", d->scale)) != SIMDAX_OK) return s;
     if ((s = check_finite("softcap", d->softcap)) != SIMDAX_OK) return s;
     if (d->softcap < 0.0f)
-        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "softcap: %g must be >= 0 (0: no softcap)", double(d->softcap));
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "softcap: %g must be >= 0 (0: no softcap)",
+                    double(d->softcap));
     if (d->causal != SIMDAX_CAUSAL_NONE && d->causal != SIMDAX_CAUSAL_TOP_LEFT &&
         d->causal != SIMDAX_CAUSAL_BOTTOM_RIGHT)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "causal: %d is not a simdax_causal", int(d->causal));
     if (d->window != 0 && d->causal == SIMDAX_CAUSAL_NONE)
-        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "window: %u needs a causal mode (causal is SIMDAX_CAUSAL_NONE)",
-                    d->window);
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
+                    "window: %u needs a causal mode (causal is SIMDAX_CAUSAL_NONE)", d->window);
     if (d->log != 0 && d->log != 1)
-        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "log: %d is neither 0 (Softmax) nor 1 (LogSoftmax)", d->log);
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "log: %d is neither 0 (Softmax) nor 1 (LogSoftmax)",
+                    d->log);
     return SIMDAX_OK;
 }
 
@@ -103,7 +108,8 @@ simdax_status validate_attention(const void* desc, Problem* p) {
         return fail(SIMDAX_ERROR_DTYPE_MISMATCH, "input.dtype: %s is not one of float32, float16, bfloat16",
                     dtype_name(d->input->dtype));
     if (d->input->rank < 2)
-        return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "input.rank: %u must be >= 2 (queries, keys)", d->input->rank);
+        return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "input.rank: %u must be >= 2 (queries, keys)",
+                    d->input->rank);
     if (d->mask && (s = check_operand("mask", d->mask, d->input, p, kMask, true)) != SIMDAX_OK) return s;
     if (d->alibi_slopes &&
         (s = check_operand("alibi_slopes", d->alibi_slopes, d->input, p, kAlibiSlopes, false)) != SIMDAX_OK)
@@ -118,7 +124,9 @@ simdax_status validate_attention(const void* desc, Problem* p) {
 }
 
 const char* causal_name(simdax_causal c) {
-    return c == SIMDAX_CAUSAL_TOP_LEFT ? "top_left" : c == SIMDAX_CAUSAL_BOTTOM_RIGHT ? "bottom_right" : "none";
+    return c == SIMDAX_CAUSAL_TOP_LEFT       ? "top_left"
+           : c == SIMDAX_CAUSAL_BOTTOM_RIGHT ? "bottom_right"
+                                             : "none";
 }
 
 void describe_attention(const Problem& p, TextLine* l) {
@@ -149,9 +157,10 @@ extern const OperatorDef kAttentionSoftmaxOperator{SIMDAX_OPERATOR_ATTENTION_SOF
 
 }  // namespace simdax
 
-extern "C" simdax_status simdax_attention_softmax(const simdax_attention_softmax_desc* desc, const void* input,
-                                                  const void* mask, const void* alibi_slopes, const void* sinks,
-                                                  void* output, void* log_sum_exp) {
+extern "C" simdax_status simdax_attention_softmax(const simdax_attention_softmax_desc* desc,
+                                                  const void* input, const void* mask,
+                                                  const void* alibi_slopes, const void* sinks, void* output,
+                                                  void* log_sum_exp) {
     using namespace simdax;
     const void* at[kOperands] = {};
     at[kX] = input;

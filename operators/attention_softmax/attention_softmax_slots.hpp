@@ -40,7 +40,7 @@ struct AttnState {
 // attention_out: writes these keys' outputs from a row's finished state
 // (sink included, row max > -inf or NaN). Float64 scores are refused by
 // validation: their kernels do nothing.
-#define SIMDAX_ATTENTION_SOFTMAX_SLOTS(X, A)                           \
-    X(A, attention_row, (const AttnRowArgs* a))                        \
-    X(A, attention_stats, (const AttnRowArgs* a, AttnState* state))    \
+#define SIMDAX_ATTENTION_SOFTMAX_SLOTS(X, A)                        \
+    X(A, attention_row, (const AttnRowArgs* a))                     \
+    X(A, attention_stats, (const AttnRowArgs* a, AttnState* state)) \
     X(A, attention_out, (const AttnRowArgs* a, const AttnState* state))

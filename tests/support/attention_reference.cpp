@@ -44,7 +44,8 @@ AttnRef ref_attention_softmax(const AttnRefArgs& a) {
         bool has_nan = false;
         for (int64_t j = 0; j < skv; ++j) {
             idx[r - 1] = j;
-            bool v = a.causal == SIMDAX_CAUSAL_NONE || (j <= ip && (a.window == 0 || j > ip - int64_t(a.window)));
+            bool v =
+                a.causal == SIMDAX_CAUSAL_NONE || (j <= ip && (a.window == 0 || j > ip - int64_t(a.window)));
             if (v && a.mask && a.mask_bool && at(*a.mask, idx) == 0.0) v = false;
             vis[size_t(j)] = v;
             if (!v) continue;
@@ -53,8 +54,10 @@ AttnRef ref_attention_softmax(const AttnRefArgs& a) {
             if (a.mask && !a.mask_bool) s += at(*a.mask, idx);
             s += slope * double(j - ip);
             z[size_t(j)] = s;
-            if (std::isnan(s)) has_nan = true;
-            else if (s > m) m = s;
+            if (std::isnan(s))
+                has_nan = true;
+            else if (s > m)
+                m = s;
         }
         const double fill = a.log ? -inf : 0.0;
         double* y = out.y.data() + g * skv;
@@ -71,8 +74,8 @@ AttnRef ref_attention_softmax(const AttnRefArgs& a) {
             if (!vis[size_t(j)]) {
                 // Boolean-masked keys inside the window take the formula's
                 // value at -inf (NaN in a NaN row); causal ones are written.
-                const bool in_window =
-                    a.causal == SIMDAX_CAUSAL_NONE || (j <= ip && (a.window == 0 || j > ip - int64_t(a.window)));
+                const bool in_window = a.causal == SIMDAX_CAUSAL_NONE ||
+                                       (j <= ip && (a.window == 0 || j > ip - int64_t(a.window)));
                 y[j] = in_window && (has_nan || std::isnan(s)) ? nan : fill;
                 continue;
             }

@@ -153,8 +153,10 @@ void stats(const AttnRowArgs& a, AttnState* st) {
         const MT* mb = mk;
         if constexpr (!std::is_same_v<MT, NoMask>) mb += b;
         const float m = logits(c, x + b, mb, nb, buf);
-        if (m > -__builtin_inff()) attn_state::combine(st, m, exp_sum<false>(buf, nb, m));
-        else if (m != m) attn_state::combine(st, m, m);
+        if (m > -__builtin_inff())
+            attn_state::combine(st, m, exp_sum<false>(buf, nb, m));
+        else if (m != m)
+            attn_state::combine(st, m, m);
     }
 }
 
