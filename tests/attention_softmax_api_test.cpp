@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "simdax/simdax.h"
+#include "simdax/simdax.hpp"
 
 namespace {
 
@@ -20,7 +20,8 @@ struct Desc {
     simdax_tensor_desc slopes{SIMDAX_DTYPE_FLOAT32, 4, rs.data(), nullptr};
     simdax_tensor_desc sinks{SIMDAX_DTYPE_FLOAT16, 4, rs.data(), nullptr};
     simdax_tensor_desc lse{SIMDAX_DTYPE_FLOAT32, 4, ls.data(), nullptr};
-    simdax_attention_softmax_desc d{&x, &mask, &slopes, &sinks, &y, &lse, 0.5f, 0.0f, SIMDAX_CAUSAL_TOP_LEFT, 2, 0};
+    simdax_attention_softmax_desc d{&x, &mask, &slopes, &sinks, &y, &lse, 0.5f, 0.0f, SIMDAX_CAUSAL_TOP_LEFT,
+                                    2,  0};
 };
 
 // Creation fails with status s and a message starting with prefix; the
@@ -62,7 +63,8 @@ TEST(AttentionSoftmaxApi, RefusalsNameTheirArgument) {
     {
         Desc d;
         d.ms[2] = 3;
-        expect_refused(d, SIMDAX_ERROR_SHAPE_MISMATCH, "mask.sizes[2]: 3 is neither input.sizes[2] (4) nor 1");
+        expect_refused(d, SIMDAX_ERROR_SHAPE_MISMATCH,
+                       "mask.sizes[2]: 3 is neither input.sizes[2] (4) nor 1");
     }
     {
         Desc d;
@@ -144,8 +146,9 @@ TEST(AttentionSoftmaxApi, UnboundOperandAndOverlapAreRefused) {
     bb[SIMDAX_OPERAND_ALIBI_SLOPES].data = slopes.data();
     bb[SIMDAX_OPERAND_SINKS].data = sinks.data();
     bb[SIMDAX_OPERAND_LOG_SUM_EXP].data = lse.data();
-    const simdax_operand_bindings b{SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
-                                    SIMDAX_OPERAND_COUNT, bb};
+    const simdax_operand_bindings b{
+        SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS), SIMDAX_OPERAND_COUNT,
+        bb};
     EXPECT_EQ(simdax_operator_execute_bound(op, &b, nullptr), SIMDAX_ERROR_NULL_POINTER);  // no mask
     EXPECT_NE(std::string(simdax_last_error()).find("mask"), std::string::npos) << simdax_last_error();
     std::vector<uint8_t> mask(16, 1);
@@ -159,7 +162,9 @@ TEST(AttentionSoftmaxApi, UnboundOperandAndOverlapAreRefused) {
 TEST(AttentionSoftmaxApi, CreateInfoAndDescription) {
     Desc dd;
     simdax_attention_softmax_create_info info{
-        SIMDAX_HEADER(simdax_attention_softmax_create_info, SIMDAX_STRUCTURE_TYPE_ATTENTION_SOFTMAX_CREATE_INFO), dd.d};
+        SIMDAX_HEADER(simdax_attention_softmax_create_info,
+                      SIMDAX_STRUCTURE_TYPE_ATTENTION_SOFTMAX_CREATE_INFO),
+        dd.d};
     simdax_operator* op = nullptr;
     ASSERT_EQ(simdax_operator_create_from_info(&info.header, &op), SIMDAX_OK) << simdax_last_error();
     EXPECT_EQ(simdax_operator_get_type(op), SIMDAX_OPERATOR_ATTENTION_SOFTMAX);
@@ -178,14 +183,16 @@ TEST(AttentionSoftmaxApi, CausalWindowIsNotRead) {
         const int64_t sq = 5, skv = 37;
         int64_t sizes[2] = {sq, skv};
         simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT32, 2, sizes, nullptr};
-        const simdax_attention_softmax_desc d{&t, nullptr, nullptr, nullptr, &t, nullptr, 1.0f, 0.0f, causal, 3, 0};
+        const simdax_attention_softmax_desc d{&t,   nullptr, nullptr, nullptr, &t, nullptr,
+                                              1.0f, 0.0f,    causal,  3,       0};
         std::vector<float> x(size_t(sq * skv)), y(x.size(), -1.0f);
         for (int64_t i = 0; i < sq; ++i)
             for (int64_t j = 0; j < skv; ++j) {
                 const int64_t ip = causal == SIMDAX_CAUSAL_BOTTOM_RIGHT ? i + skv - sq : i;
                 x[size_t(i * skv + j)] = j <= ip && j > ip - 3 ? float(j % 5) : NAN;
             }
-        ASSERT_EQ(simdax_attention_softmax(&d, x.data(), nullptr, nullptr, nullptr, y.data(), nullptr), SIMDAX_OK);
+        ASSERT_EQ(simdax_attention_softmax(&d, x.data(), nullptr, nullptr, nullptr, y.data(), nullptr),
+                  SIMDAX_OK);
         for (int64_t i = 0; i < sq; ++i) {
             double sum = 0;
             for (int64_t j = 0; j < skv; ++j) {
@@ -201,8 +208,8 @@ TEST(AttentionSoftmaxApi, SameBitsOnOneAndTwoThreads) {
     std::vector<int64_t> xs{2, 4, 64, 200}, ms{2, 1, 1, 200};
     simdax_tensor_desc x{SIMDAX_DTYPE_BFLOAT16, 4, xs.data(), nullptr};
     simdax_tensor_desc mask{SIMDAX_DTYPE_FLOAT32, 4, ms.data(), nullptr};
-    const simdax_attention_softmax_desc d{&x, &mask, nullptr, nullptr, &x, nullptr, 0.3f, 20.0f,
-                                          SIMDAX_CAUSAL_BOTTOM_RIGHT, 0, 0};
+    const simdax_attention_softmax_desc d{
+        &x, &mask, nullptr, nullptr, &x, nullptr, 0.3f, 20.0f, SIMDAX_CAUSAL_BOTTOM_RIGHT, 0, 0};
     const simdax_operator_desc od{SIMDAX_OPERATOR_ATTENTION_SOFTMAX, &d};
     simdax_operator* op = nullptr;
     ASSERT_EQ(simdax_operator_create(&od, &op), SIMDAX_OK);
@@ -217,8 +224,9 @@ TEST(AttentionSoftmaxApi, SameBitsOnOneAndTwoThreads) {
     simdax_buffer_binding bb[SIMDAX_OPERAND_COUNT] = {};
     bb[SIMDAX_OPERAND_INPUT].data = in.data();
     bb[SIMDAX_OPERAND_MASK].data = m.data();
-    const simdax_operand_bindings b{SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
-                                    SIMDAX_OPERAND_COUNT, bb};
+    const simdax_operand_bindings b{
+        SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS), SIMDAX_OPERAND_COUNT,
+        bb};
     bb[SIMDAX_OPERAND_OUTPUT].data = y1.data();
     ASSERT_EQ(simdax_operator_execute_bound(op, &b, nullptr), SIMDAX_OK);
     bb[SIMDAX_OPERAND_OUTPUT].data = y2.data();
@@ -226,6 +234,29 @@ TEST(AttentionSoftmaxApi, SameBitsOnOneAndTwoThreads) {
     EXPECT_EQ(std::memcmp(y1.data(), y2.data(), n * 2), 0);
     simdax_threadpool_destroy(pool);
     simdax_operator_destroy(op);
+}
+
+// The C++ wrapper: options, execute_bound, the log-sum-exp beside.
+TEST(AttentionSoftmaxApi, CppWrapper) {
+    namespace sc = simdax::cpp;
+    sc::AttentionSoftmaxOptions o;
+    o.mask = sc::TensorDesc({1, 4}, SIMDAX_DTYPE_UINT8);
+    o.log_sum_exp = sc::TensorDesc({3, 1});
+    o.scale = 2.0f;
+    o.causal = SIMDAX_CAUSAL_BOTTOM_RIGHT;
+    const sc::Operator op = sc::attention_softmax({3, 4}, SIMDAX_DTYPE_FLOAT32, o);
+    const float x[12] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3};
+    const uint8_t mask[4] = {1, 0, 1, 1};
+    float y[12], lse[3];
+    op.execute_bound(
+        {sc::Buffer(x, 12), sc::Buffer(y, 12), {}, {}, sc::Buffer(mask, 4), {}, {}, sc::Buffer(lse, 3)});
+    // Row 0 (i' = 1) sees keys 0 and 1; key 1 is masked: y = {1, 0, 0, 0}.
+    EXPECT_EQ(y[0], 1.0f);
+    EXPECT_EQ(y[1] + y[2] + y[3], 0.0f);
+    EXPECT_FLOAT_EQ(lse[0], 0.0f);
+    // Row 2 sees keys 0, 2, 3 with logits 0, 4, 6.
+    EXPECT_NEAR(lse[2], std::log(1.0 + std::exp(4.0) + std::exp(6.0)), 1e-5);
+    EXPECT_NEAR(y[11], std::exp(6.0 - lse[2]), 1e-6);
 }
 
 }  // namespace

@@ -149,7 +149,8 @@ simdax_status one_shot(simdax_operator_type type, const void* desc, const simdax
     return s;
 }
 
-simdax_status one_shot(simdax_operator_type type, const void* desc, const void* const (&at)[kOperands]) {
+simdax_status one_shot_operands(simdax_operator_type type, const void* desc,
+                                const void* const (&at)[kOperands]) {
     if (!desc) return fail(SIMDAX_ERROR_NULL_POINTER, "desc: is NULL");
     const simdax_operator_desc d{type, desc};
     simdax_operator* op = nullptr;

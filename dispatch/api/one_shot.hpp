@@ -10,6 +10,7 @@ namespace simdax {
 simdax_status one_shot(simdax_operator_type type, const void* desc, const simdax_bindings& b);
 // The same for an operator with more operands than simdax_bindings holds:
 // at[o] is operand o's buffer (nullptr: not bound).
-simdax_status one_shot(simdax_operator_type type, const void* desc, const void* const (&at)[kOperands]);
+simdax_status one_shot_operands(simdax_operator_type type, const void* desc,
+                                const void* const (&at)[kOperands]);
 
 }  // namespace simdax

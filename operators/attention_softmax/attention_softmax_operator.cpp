@@ -169,5 +169,5 @@ extern "C" simdax_status simdax_attention_softmax(const simdax_attention_softmax
     at[kAlibiSlopes] = alibi_slopes;
     at[kSinks] = sinks;
     at[kLogSumExp] = log_sum_exp;
-    return one_shot(SIMDAX_OPERATOR_ATTENTION_SOFTMAX, desc, at);
+    return one_shot_operands(SIMDAX_OPERATOR_ATTENTION_SOFTMAX, desc, at);
 }
