@@ -18,7 +18,9 @@
 namespace simdax {
 namespace {
 
-constexpr size_t kPart = 512;            // keys per gathered part
+constexpr size_t kPart = 512;  // keys per gathered part
+// The operands this operator reads or writes: the odometer moves these only.
+constexpr int kUsed[] = {kX, kY, kMask, kAlibiSlopes, kSinks, kLogSumExp};
 constexpr int64_t kUnitElems = 1 << 14;  // elements per unit of work, about
 
 float load_float(const char* p, DType d) {
@@ -72,10 +74,26 @@ struct RowWalk {
         return b.at[o] + (off + j * p.strides[o][r - 1]) * int64_t(p.esize_of[o]);
     }
 
+    // Keys [j0, j1) of a row: 0 (LogSoftmax: -inf).
     void fill_keys(const int64_t* off, int64_t j0, int64_t j1) const {
+        if (j0 >= j1) return;
         const int64_t ys = p.strides[kY][r - 1];
-        for (int64_t j = j0; j < j1; ++j)
-            std::memcpy(b.at[kY] + (off[kY] + j * ys) * int64_t(esize), fill, esize);
+        char* y = b.at[kY] + (off[kY] + j0 * ys) * int64_t(esize);
+        const size_t n = size_t(j1 - j0);
+        if (ys == 1 && !ap.log) return void(std::memset(y, 0, n * esize));
+        if (esize == 4) return fill_as<uint32_t>(y, ys, n);
+        fill_as<uint16_t>(y, ys, n);
+    }
+    template <class U>
+    void fill_as(char* y, int64_t ys, size_t n) const {
+        U v;
+        std::memcpy(&v, fill, sizeof v);
+        if (ys == 1) {
+            U* t = reinterpret_cast<U*>(y);  // aligned: bindings_check
+            for (size_t i = 0; i < n; ++i) t[i] = v;
+            return;
+        }
+        for (size_t i = 0; i < n; ++i) std::memcpy(y + int64_t(i) * ys * int64_t(sizeof(U)), &v, sizeof v);
     }
 
     // One row: its offsets, its query index i.
@@ -171,14 +189,14 @@ void execute_attention(const Plan& p, const Buffers& b, const simdax_parallel* p
         for (int64_t g = g0, d = key - 1; d >= 0; --d) {
             idx[d] = g % p.sizes[d];
             g /= p.sizes[d];
-            for (int o = 0; o < kOperands; ++o) off[o] += idx[d] * p.strides[o][d];
+            for (int o : kUsed) off[o] += idx[d] * p.strides[o][d];
         }
         for (int64_t g = g0; g < g1; ++g) {
             w.row(off, idx[key - 1]);
             for (int d = key - 1; d >= 0; --d) {
-                for (int o = 0; o < kOperands; ++o) off[o] += p.strides[o][d];
+                for (int o : kUsed) off[o] += p.strides[o][d];
                 if (++idx[d] < p.sizes[d]) break;
-                for (int o = 0; o < kOperands; ++o) off[o] -= p.sizes[d] * p.strides[o][d];
+                for (int o : kUsed) off[o] -= p.sizes[d] * p.strides[o][d];
                 idx[d] = 0;
             }
         }
