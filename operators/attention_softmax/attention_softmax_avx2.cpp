@@ -1,5 +1,5 @@
 // avx2 build of the AttentionSoftmax kernels (operators/attention_softmax/simd/).
-#include "attention_softmax/simd/attention_rows.hpp"
+#include "attention_softmax/simd/attention_fused.hpp"
 #include "simd/kernel_list.hpp"
 
 namespace simdax::kernels::avx2 {

@@ -185,8 +185,12 @@ void out(const AttnRowArgs& a, const AttnState& st) {
 }
 
 template <class T, class MT, int FL>
+void fused_softmax_row(const AttnRowArgs& a);  // attention_fused.hpp
+
+template <class T, class MT, int FL>
 void row(const AttnRowArgs& a) {
     T* y = static_cast<T*>(a.y);
+    if (!a.log && a.n <= kBlock) return fused_softmax_row<T, MT, FL>(a);
     if (a.n > kBlock) {
         AttnState st{-__builtin_inff(), 0.0f};
         stats<T, MT, FL>(a, &st);
