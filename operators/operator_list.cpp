@@ -11,7 +11,9 @@
     X(kMvnExOperator)         \
     X(kHardSigmoidOperator)   \
     X(kActivationOperator)    \
-    X(kCastOperator)
+    X(kCastOperator)          \
+    X(kLayerNormOperator)     \
+    X(kRmsNormOperator)
 // clang-format on
 
 namespace simdax {

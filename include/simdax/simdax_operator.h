@@ -104,5 +104,12 @@ SIMDAX_API simdax_status simdax_hard_sigmoid(const simdax_hard_sigmoid_desc* des
 SIMDAX_API simdax_status simdax_activation(const simdax_activation_op_desc* desc, const void* input,
                                            void* output);
 SIMDAX_API simdax_status simdax_cast(const simdax_cast_desc* desc, const void* input, void* output);
+/* Without skip, skip_bias and the extra outputs (those need
+ * simdax_operator_execute_bound). */
+SIMDAX_API simdax_status simdax_layer_normalization(const simdax_layer_normalization_desc* desc,
+                                                    const void* input, const void* scale, const void* bias,
+                                                    void* output);
+SIMDAX_API simdax_status simdax_rms_normalization(const simdax_rms_normalization_desc* desc,
+                                                  const void* input, const void* scale, void* output);
 
 #endif /* SIMDAX_OPERATOR_H */

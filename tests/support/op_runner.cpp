@@ -52,6 +52,8 @@ const char* op_name(simdax_operator_type op) {
         case SIMDAX_OPERATOR_HARD_SIGMOID: return "HardSigmoid";
         case SIMDAX_OPERATOR_ACTIVATION: return "Activation";
         case SIMDAX_OPERATOR_CAST: return "Cast";
+        case SIMDAX_OPERATOR_LAYER_NORMALIZATION: return "LayerNormalization";
+        case SIMDAX_OPERATOR_RMS_NORMALIZATION: return "RMSNormalization";
     }
     return "unknown-op";
 }
@@ -131,6 +133,8 @@ const simdax_operator_desc* build_desc(const OpSpec& spec, const Operands& io, D
             st->cast = {&st->x, &st->y};
             st->op.desc = &st->cast;
             break;
+        case SIMDAX_OPERATOR_LAYER_NORMALIZATION:  // tests/layer_norm_test.cpp runs these itself
+        case SIMDAX_OPERATOR_RMS_NORMALIZATION: st->op.desc = nullptr; break;
     }
     return &st->op;
 }
@@ -213,6 +217,8 @@ std::vector<double> reference_values(const OpSpec& spec, const Operands& io, std
             for (double& e : v) e = round_to_dtype(e, io.y.dtype());
             return v;
         }
+        case SIMDAX_OPERATOR_LAYER_NORMALIZATION:  // tests/layer_norm_test.cpp has its own reference
+        case SIMDAX_OPERATOR_RMS_NORMALIZATION: return {};
     }
     return {};
 }

@@ -1,0 +1,190 @@
+// LayerNormalization / RMSNormalization kernels over the vector layer
+// (kernels/simd/vec*.hpp), one copy per ISA. The row lives in `buf` in the
+// compute type between the passes: norm_load reads the inputs once (and
+// writes the skip sum), norm_moments reads buf twice from L1 (the mean,
+// then the squared deviations, summed in double: no cancellation, no
+// overflow or underflow of the squares of any float), norm_apply writes y.
+#pragma once
+
+#include <cmath>
+#include <type_traits>
+
+#include "kernel_table.hpp"
+#include "simd/vec.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+namespace norm {
+
+// P: a parameter's storage type (the data's, or float for a float16 or
+// bfloat16 row); void: absent.
+template <class T, class P>
+SIMDAX_INLINE typename Vec<T>::R param(const void* p, size_t i) {
+    return Vec<T>::load(static_cast<const P*>(p) + i);
+}
+template <class T, class P>
+SIMDAX_INLINE typename Vec<T>::R param_n(const void* p, size_t i, size_t n) {
+    return Vec<T>::loadn(static_cast<const P*>(p) + i, n, Vec<T>::zero());
+}
+
+// Calls f(P{}) with P the parameter's storage type: T, or float when f32
+// (float16/bfloat16 data only).
+template <class T, class F>
+SIMDAX_INLINE void with_param_type(bool f32, F&& f) {
+    if constexpr (!std::is_same_v<T, double>)
+        if (f32) return f(float{});
+    f(T{});
+}
+
+template <class T, class SB>
+void load_row(const T* x, const T* skip, const void* sb, T* sum, typename Vec<T>::E* buf, size_t n) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    constexpr size_t N = V::N;
+    // A float16/bfloat16 sum is rounded to its dtype: through `sum`, or
+    // through this vector's worth when the caller wants no sum.
+    alignas(64) T round[N];
+    constexpr bool narrow = !std::is_same_v<T, typename V::E>;
+    for (size_t i = 0; i < n; i += N) {
+        const size_t m = n - i < N ? n - i : N;
+        R v = m == N ? V::load(x + i) : V::loadn(x + i, m, V::zero());
+        if (skip) {
+            v = V::add(v, m == N ? V::load(skip + i) : V::loadn(skip + i, m, V::zero()));
+            if constexpr (!std::is_void_v<SB>) v = V::add(v, m == N ? param<T, SB>(sb, i) : param_n<T, SB>(sb, i, m));
+            T* s = sum ? sum + i : round;
+            if (sum || narrow) {
+                if (m == N)
+                    V::store(s, v);
+                else
+                    V::storen(s, v, m);
+            }
+            if (narrow) v = m == N ? V::load(s) : V::loadn(s, m, V::zero());
+        }
+        if (m == N)
+            V::store(buf + i, v);
+        else
+            V::storen(buf + i, v, m);
+    }
+}
+
+// Sums of v (pass 1) and of d = v - mean, d^2 (pass 2), in double.
+template <class E>
+struct Sums {
+    double s1 = 0, d1 = 0, d2 = 0;
+};
+
+SIMDAX_INLINE void widen_e(VF::R v, VD::R& lo, VD::R& hi) { VF::widen(v, lo, hi); }
+
+template <class E>
+NormMoments moments(const E* b, size_t n, bool rms) {
+    using V = std::conditional_t<std::is_same_v<E, float>, VF, VD>;
+    using D = VD::R;
+    constexpr size_t N = V::N;
+    const auto split = [&](size_t i, D& lo, D& hi) {
+        const size_t m = n - i < N ? n - i : N;
+        const typename V::R v = m == N ? V::load(b + i) : V::loadn(b + i, m, V::zero());
+        if constexpr (std::is_same_v<E, float>)
+            widen_e(v, lo, hi);
+        else
+            lo = v, hi = VD::zero();
+    };
+    if (rms) {
+        D q0 = VD::zero(), q1 = VD::zero();
+        for (size_t i = 0; i < n; i += N) {
+            D lo, hi;
+            split(i, lo, hi);
+            q0 = VD::fma(lo, lo, q0);
+            q1 = VD::fma(hi, hi, q1);
+        }
+        return {double(n), 0.0, VD::hsum(VD::add(q0, q1))};
+    }
+    D s0 = VD::zero(), s1 = VD::zero();
+    for (size_t i = 0; i < n; i += N) {
+        D lo, hi;
+        split(i, lo, hi);
+        s0 = VD::add(s0, lo);
+        s1 = VD::add(s1, hi);
+    }
+    const double mean = VD::hsum(VD::add(s0, s1)) / double(n);
+    if (!std::isfinite(mean)) return {double(n), mean, mean - mean};  // an infinity or NaN in the row
+    // Lanes past n load 0: their deviation -mean is taken out below.
+    const size_t pad = (N - n % N) % N;
+    const D vm = VD::set1(mean);
+    D d0 = VD::zero(), d1 = VD::zero(), q0 = VD::zero(), q1 = VD::zero();
+    for (size_t i = 0; i < n; i += N) {
+        D lo, hi;
+        split(i, lo, hi);
+        lo = VD::sub(lo, vm);
+        hi = VD::sub(hi, vm);
+        d0 = VD::add(d0, lo);
+        d1 = VD::add(d1, hi);
+        q0 = VD::fma(lo, lo, q0);
+        q1 = VD::fma(hi, hi, q1);
+    }
+    const double dp = double(pad) * -mean;
+    const double sd = VD::hsum(VD::add(d0, d1)) - dp;
+    const double sq = VD::hsum(VD::add(q0, q1)) - dp * -mean;
+    return {double(n), mean + sd / double(n), sq - sd * sd / double(n)};
+}
+
+template <class T, class S, class B>
+void apply_row(const typename Vec<T>::E* b, T* y, size_t n, const NormApply& a) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    constexpr size_t N = V::N;
+    const E mh = E(a.mean), ml = E(a.mean - double(mh));
+    const R vmh = V::set1(mh), vml = V::set1(ml), vinv = V::set1(E(a.inv));
+    for (size_t i = 0; i < n; i += N) {
+        const size_t m = n - i < N ? n - i : N;
+        const bool full = m == N;
+        const R v = full ? V::load(b + i) : V::loadn(b + i, m, V::zero());
+        const R d = V::sub(V::sub(v, vmh), vml);
+        const R w = V::mul(vinv, full ? param<T, S>(a.scale, i) : param_n<T, S>(a.scale, i, m));
+        R out;
+        if constexpr (std::is_void_v<B>)
+            out = V::mul(d, w);
+        else
+            out = V::fma(d, w, full ? param<T, B>(a.bias, i) : param_n<T, B>(a.bias, i, m));
+        if (full)
+            V::store(y + i, out);
+        else
+            V::storen(y + i, out, m);
+    }
+}
+
+}  // namespace norm
+
+template <class T>
+void norm_load(const void* x, const void* skip, const void* skip_bias, bool skip_bias_f32, void* sum, void* buf,
+               size_t n) {
+    const VecScope scope;
+    using E = typename Vec<T>::E;
+    const T* xt = static_cast<const T*>(x);
+    const T* st = static_cast<const T*>(skip);
+    T* sm = static_cast<T*>(sum);
+    E* b = static_cast<E*>(buf);
+    if (!skip_bias) return norm::load_row<T, void>(xt, st, nullptr, sm, b, n);
+    norm::with_param_type<T>(skip_bias_f32,
+                             [&](auto p) { norm::load_row<T, decltype(p)>(xt, st, skip_bias, sm, b, n); });
+}
+
+template <class T>
+void norm_moments(const void* buf, size_t n, bool rms, NormMoments* out) {
+    const VecScope scope;
+    *out = norm::moments(static_cast<const typename Vec<T>::E*>(buf), n, rms);
+}
+
+template <class T>
+void norm_apply(const void* buf, void* y, size_t n, const NormApply* a) {
+    const VecScope scope;
+    const auto* b = static_cast<const typename Vec<T>::E*>(buf);
+    T* yt = static_cast<T*>(y);
+    norm::with_param_type<T>(a->scale_f32, [&](auto s) {
+        using S = decltype(s);
+        if (!a->bias) return norm::apply_row<T, S, void>(b, yt, n, *a);
+        norm::with_param_type<T>(a->bias_f32,
+                                 [&](auto bb) { norm::apply_row<T, S, decltype(bb)>(b, yt, n, *a); });
+    });
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
