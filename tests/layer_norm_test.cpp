@@ -50,7 +50,8 @@ std::vector<int64_t> param_sizes(const std::vector<int64_t>& sizes, size_t axis,
     std::vector<int64_t> out(sizes.begin() + int64_t(from), sizes.end());
     for (int64_t& s : out)
         if (rng.chance(0.15)) s = 1;
-    if (out.empty() || (rng.chance(0.1) && r > 0)) out.insert(out.begin(), 1);  // a leading 1 is still right-aligned
+    if (out.empty() || (rng.chance(0.1) && r > 0))
+        out.insert(out.begin(), 1);  // a leading 1 is still right-aligned
     if (out.size() > r) out.erase(out.begin());
     return out;
 }
@@ -109,7 +110,8 @@ void fill_values(NormIo& io, Rng& rng, double offset) {
     });
 }
 
-void run_and_check(const NormCase& c, NormIo& io, const simdax_parallel* par = nullptr, bool via_info = false) {
+void run_and_check(const NormCase& c, NormIo& io, const simdax_parallel* par = nullptr,
+                   bool via_info = false) {
     std::string err;
     ASSERT_EQ(run_norm(c, io, par, &err, via_info), SIMDAX_OK) << c.describe() << ": " << err;
     const std::string bad = check_norm(c, io);
@@ -119,7 +121,8 @@ void run_and_check(const NormCase& c, NormIo& io, const simdax_parallel* par = n
 TEST(LayerNorm, RandomCases) {
     Rng rng(test_seed(0x4c4e));
     for (simdax_dtype dt : kDtypes)
-        for (simdax_operator_type op : {SIMDAX_OPERATOR_LAYER_NORMALIZATION, SIMDAX_OPERATOR_RMS_NORMALIZATION})
+        for (simdax_operator_type op :
+             {SIMDAX_OPERATOR_LAYER_NORMALIZATION, SIMDAX_OPERATOR_RMS_NORMALIZATION})
             for (int i = 0; i < 60; ++i) {
                 const NormCase c = random_case(rng, dt, op);
                 NormIo io = make_norm_io(c);
@@ -133,7 +136,8 @@ TEST(LayerNorm, RandomCases) {
 // and the 8192-element row chunks; contiguous, and strided (tiles).
 TEST(LayerNorm, RowLengths) {
     Rng rng(test_seed(0x4c4f));
-    const int64_t lengths[] = {1, 7, 8, 9, 15, 16, 17, 31, 33, 127, 128, 129, 384, 1000, 1025, 4096, 8193, 20000};
+    const int64_t lengths[] = {1,   7,   8,   9,   15,   16,   17,   31,   33,
+                               127, 128, 129, 384, 1000, 1025, 4096, 8193, 20000};
     for (simdax_dtype dt : kDtypes)
         for (int64_t n : lengths)
             for (int variant = 0; variant < 4; ++variant) {
@@ -167,7 +171,8 @@ TEST(LayerNorm, RowLengths) {
 // Constant rows (variance 0), NaN and infinity, huge and tiny magnitudes.
 TEST(LayerNorm, SpecialValues) {
     for (simdax_dtype dt : kDtypes)
-        for (simdax_operator_type op : {SIMDAX_OPERATOR_LAYER_NORMALIZATION, SIMDAX_OPERATOR_RMS_NORMALIZATION})
+        for (simdax_operator_type op :
+             {SIMDAX_OPERATOR_LAYER_NORMALIZATION, SIMDAX_OPERATOR_RMS_NORMALIZATION})
             for (float eps : {0.0f, 1e-5f})
                 for (int64_t n : {int64_t(1), int64_t(17), int64_t(384)}) {
                     const double big = dt == SIMDAX_DTYPE_FLOAT16 ? 3e4 : 1e30;
@@ -207,7 +212,8 @@ TEST(LayerNorm, TwoThreadsBitwise) {
     ASSERT_EQ(simdax_threadpool_create(2, &pool), SIMDAX_OK);
     const simdax_parallel par = simdax_threadpool_parallel(pool);
     for (simdax_dtype dt : kDtypes)
-        for (simdax_operator_type op : {SIMDAX_OPERATOR_LAYER_NORMALIZATION, SIMDAX_OPERATOR_RMS_NORMALIZATION}) {
+        for (simdax_operator_type op :
+             {SIMDAX_OPERATOR_LAYER_NORMALIZATION, SIMDAX_OPERATOR_RMS_NORMALIZATION}) {
             NormCase c;
             c.op = op;
             c.dt = dt;
@@ -235,14 +241,19 @@ TEST(LayerNorm, TwoThreadsBitwise) {
 TEST(LayerNorm, Refusals) {
     const int64_t sizes[] = {2, 3, 8}, stat[] = {2, 1, 1}, bad_stat[] = {2, 3, 1}, big[] = {2, 2, 3, 8};
     const int64_t sc[] = {8}, wrong[] = {5};
-    auto t = [](simdax_dtype dt, uint32_t rank, const int64_t* sz) { return simdax_tensor_desc{dt, rank, sz, nullptr}; };
+    auto t = [](simdax_dtype dt, uint32_t rank, const int64_t* sz) {
+        return simdax_tensor_desc{dt, rank, sz, nullptr};
+    };
     const simdax_tensor_desc x = t(SIMDAX_DTYPE_FLOAT16, 3, sizes), y = x, g = t(SIMDAX_DTYPE_FLOAT32, 1, sc);
-    const simdax_tensor_desc g_bad = t(SIMDAX_DTYPE_FLOAT32, 1, wrong), g_rank = t(SIMDAX_DTYPE_FLOAT32, 4, big);
+    const simdax_tensor_desc g_bad = t(SIMDAX_DTYPE_FLOAT32, 1, wrong),
+                             g_rank = t(SIMDAX_DTYPE_FLOAT32, 4, big);
     const simdax_tensor_desc g_dt = t(SIMDAX_DTYPE_BFLOAT16, 1, sc), g64 = t(SIMDAX_DTYPE_FLOAT64, 1, sc);
-    const simdax_tensor_desc m = t(SIMDAX_DTYPE_FLOAT32, 3, stat), m_bad = t(SIMDAX_DTYPE_FLOAT32, 3, bad_stat);
+    const simdax_tensor_desc m = t(SIMDAX_DTYPE_FLOAT32, 3, stat),
+                             m_bad = t(SIMDAX_DTYPE_FLOAT32, 3, bad_stat);
     const simdax_tensor_desc m_dt = t(SIMDAX_DTYPE_FLOAT16, 3, stat), sk_bad = t(SIMDAX_DTYPE_FLOAT16, 1, sc);
     const simdax_tensor_desc x64 = t(SIMDAX_DTYPE_FLOAT64, 3, sizes), g64b = t(SIMDAX_DTYPE_FLOAT64, 1, sc);
-    const simdax_layer_normalization_desc ok{&x, &g, nullptr, &y, -2, 1e-5f, 1, nullptr, nullptr, nullptr, &m, &m};
+    const simdax_layer_normalization_desc ok{&x, &g,      nullptr, &y,      -2, 1e-5f,
+                                             1,  nullptr, nullptr, nullptr, &m, &m};
     struct Bad {
         simdax_layer_normalization_desc d;
         simdax_status want;
@@ -269,8 +280,8 @@ TEST(LayerNorm, Refusals) {
         {with([&](auto& d) { d.skip = &sk_bad; }), SIMDAX_ERROR_SHAPE_MISMATCH, "skip.rank"},
         {with([&](auto& d) { d.mean = &m_bad; }), SIMDAX_ERROR_SHAPE_MISMATCH, "mean.sizes[1]"},
         {with([&](auto& d) { d.inv_std_dev = &m_dt; }), SIMDAX_ERROR_DTYPE_MISMATCH, "inv_std_dev.dtype"},
-        {with([&](auto& d) { d.input = &x64, d.output = &x64, d.scale = &g64b; }), SIMDAX_ERROR_DTYPE_MISMATCH,
-         "input.dtype"},
+        {with([&](auto& d) { d.input = &x64, d.output = &x64, d.scale = &g64b; }),
+         SIMDAX_ERROR_DTYPE_MISMATCH, "input.dtype"},
     };
     for (const Bad& b : bad) {
         simdax_operator* op = nullptr;
@@ -293,8 +304,8 @@ TEST(LayerNorm, Refusals) {
     fill_values(alias, rng, 0.0);
     simdax_tensor_desc d[5] = {alias.x->desc(), alias.y->desc(), alias.scale->desc(), alias.skip->desc(),
                                alias.sum->desc()};
-    simdax_layer_normalization_desc ld{&d[0], &d[2], nullptr, &d[1], -1, 1e-5f, 1, &d[3], nullptr, &d[4],
-                                       nullptr, nullptr};
+    simdax_layer_normalization_desc ld{&d[0], &d[2], nullptr, &d[1], -1,      1e-5f,
+                                       1,     &d[3], nullptr, &d[4], nullptr, nullptr};
     simdax_operator* op = nullptr;
     const simdax_operator_desc od{SIMDAX_OPERATOR_LAYER_NORMALIZATION, &ld};
     ASSERT_EQ(simdax_operator_create(&od, &op), SIMDAX_OK) << simdax_last_error();
@@ -304,8 +315,9 @@ TEST(LayerNorm, Refusals) {
     bb[SIMDAX_OPERAND_SCALE].data = alias.scale->data();
     bb[SIMDAX_OPERAND_SKIP].data = alias.skip->data();
     bb[SIMDAX_OPERAND_SKIP_SUM].data = alias.skip->data();
-    const simdax_operand_bindings b{SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
-                                    SIMDAX_OPERAND_COUNT, bb};
+    const simdax_operand_bindings b{
+        SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS), SIMDAX_OPERAND_COUNT,
+        bb};
     EXPECT_EQ(simdax_operator_execute_bound(op, &b, nullptr), SIMDAX_ERROR_OVERLAP);
     EXPECT_NE(std::string(simdax_last_error()).find("skip_sum"), std::string::npos) << simdax_last_error();
     bb[SIMDAX_OPERAND_SKIP_SUM].data = alias.sum->data();
@@ -334,8 +346,8 @@ TEST(LayerNorm, OneShot) {
         if (io.bias) b = io.bias->desc();
         simdax_status s;
         if (op == SIMDAX_OPERATOR_LAYER_NORMALIZATION) {
-            const simdax_layer_normalization_desc d{&x, &g, &b, &y, -1, c.epsilon, 1, nullptr, nullptr, nullptr,
-                                                    nullptr, nullptr};
+            const simdax_layer_normalization_desc d{&x, &g,      &b,      &y,      -1,      c.epsilon,
+                                                    1,  nullptr, nullptr, nullptr, nullptr, nullptr};
             s = simdax_layer_normalization(&d, io.x->data(), io.scale->data(), io.bias->data(), io.y->data());
         } else {
             const simdax_rms_normalization_desc d{&x, &g, &y, -1, c.epsilon, 1, nullptr, nullptr, nullptr};

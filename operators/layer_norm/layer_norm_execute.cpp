@@ -115,7 +115,8 @@ struct GroupOut {
 // skip, else x + skip + skip_bias through buf (the sum written when asked).
 const void* row_of(const Plan& p, const Chunk& c, size_t len, bool write_sum, void* buf) {
     if (p.dtype == DType::f32 && !c.at[kSkip]) return c.at[kX];
-    p.k.norm_load(c.at[kX], c.at[kSkip], c.at[kSkipBias], p.dtypes[kSkipBias] == DType::f32 && p.dtype != DType::f32,
+    p.k.norm_load(c.at[kX], c.at[kSkip], c.at[kSkipBias],
+                  p.dtypes[kSkipBias] == DType::f32 && p.dtype != DType::f32,
                   write_sum ? c.at[kSkipSum] : nullptr, buf, len);
     return buf;
 }
@@ -192,8 +193,9 @@ __attribute__((noinline)) void run_groups_in_place(const Plan& p, const Buffers&
         RunSource src{p, {}};
         for (int o = 0; o < kOperands; ++o)
             src.base[o] = p.has_operand[o] ? b.at[o] + off[o] * int64_t(p.esize_of[o]) : nullptr;
-        run_group(p, src, kRowChunk, buf, {reinterpret_cast<float*>(src.base[kMean]),
-                                           reinterpret_cast<float*>(src.base[kInvStdDev])});
+        run_group(
+            p, src, kRowChunk, buf,
+            {reinterpret_cast<float*>(src.base[kMean]), reinterpret_cast<float*>(src.base[kInvStdDev])});
     }
 }
 
@@ -206,8 +208,9 @@ __attribute__((noinline)) void run_groups_tiled(const Plan& p, const Buffers& b,
         group_offsets(p, g, off);
         for (int o = 0; o < kOperands; ++o)
             src.base[o] = p.has_operand[o] ? b.at[o] + off[o] * int64_t(p.esize_of[o]) : nullptr;
-        run_group(p, src, kTileChunk, buf, {reinterpret_cast<float*>(src.base[kMean]),
-                                            reinterpret_cast<float*>(src.base[kInvStdDev])});
+        run_group(
+            p, src, kTileChunk, buf,
+            {reinterpret_cast<float*>(src.base[kMean]), reinterpret_cast<float*>(src.base[kInvStdDev])});
     }
 }
 

@@ -37,9 +37,8 @@ void describe_norm(const Problem& p, TextLine* l) {
 
 constexpr OperatorDef norm_def(simdax_operator_type type, const char* name, simdax_structure_type info,
                                size_t info_size, simdax_status (*validate)(const void*, Problem*)) {
-    return {type,  name,         info,         info_size, validate,
-            true,  false,        int64_t(1) << 15,        nullptr,
-            execute_norm, describe_norm};
+    return {type,    name,         info,         info_size, validate, true, false, int64_t(1) << 15,
+            nullptr, execute_norm, describe_norm};
 }
 
 }  // namespace
@@ -49,12 +48,12 @@ SIMDAX_CHECK_INFO_LAYOUT(simdax_rms_normalization_create_info);
 
 extern const OperatorDef kLayerNormOperator =
     norm_def(SIMDAX_OPERATOR_LAYER_NORMALIZATION, "LayerNormalization",
-             SIMDAX_STRUCTURE_TYPE_LAYER_NORMALIZATION_CREATE_INFO, sizeof(simdax_layer_normalization_create_info),
-             validate_layer_norm);
+             SIMDAX_STRUCTURE_TYPE_LAYER_NORMALIZATION_CREATE_INFO,
+             sizeof(simdax_layer_normalization_create_info), validate_layer_norm);
 extern const OperatorDef kRmsNormOperator =
     norm_def(SIMDAX_OPERATOR_RMS_NORMALIZATION, "RMSNormalization",
-             SIMDAX_STRUCTURE_TYPE_RMS_NORMALIZATION_CREATE_INFO, sizeof(simdax_rms_normalization_create_info),
-             validate_rms_norm);
+             SIMDAX_STRUCTURE_TYPE_RMS_NORMALIZATION_CREATE_INFO,
+             sizeof(simdax_rms_normalization_create_info), validate_rms_norm);
 
 }  // namespace simdax
 
@@ -64,7 +63,7 @@ extern "C" simdax_status simdax_layer_normalization(const simdax_layer_normaliza
     return simdax::one_shot(SIMDAX_OPERATOR_LAYER_NORMALIZATION, desc, {input, scale, bias, output});
 }
 
-extern "C" simdax_status simdax_rms_normalization(const simdax_rms_normalization_desc* desc, const void* input,
-                                                  const void* scale, void* output) {
+extern "C" simdax_status simdax_rms_normalization(const simdax_rms_normalization_desc* desc,
+                                                  const void* input, const void* scale, void* output) {
     return simdax::one_shot(SIMDAX_OPERATOR_RMS_NORMALIZATION, desc, {input, scale, nullptr, output});
 }

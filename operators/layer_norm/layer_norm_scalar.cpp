@@ -24,8 +24,8 @@ inline AccOf<T> param(const void* p, bool f32, size_t i) {
 }  // namespace
 
 template <class T>
-void norm_load(const void* x, const void* skip, const void* skip_bias, bool skip_bias_f32, void* sum, void* buf,
-               size_t n) {
+void norm_load(const void* x, const void* skip, const void* skip_bias, bool skip_bias_f32, void* sum,
+               void* buf, size_t n) {
     using Acc = AccOf<T>;
     Acc* b = static_cast<Acc*>(buf);
     for (size_t i = 0; i < n; ++i) {

@@ -27,8 +27,9 @@ simdax_status check_param(const char* name, const simdax_tensor_desc* t, const s
         return fail(SIMDAX_ERROR_DTYPE_MISMATCH, "%s.dtype: %s is neither input.dtype %s%s", name,
                     dtype_name(t->dtype), dtype_name(in->dtype), half ? " nor float32" : "");
     if (t->rank > in->rank)
-        return fail(SIMDAX_ERROR_SHAPE_MISMATCH, "%s.rank: %u exceeds input.rank %u (broadcast is right-aligned)",
-                    name, t->rank, in->rank);
+        return fail(SIMDAX_ERROR_SHAPE_MISMATCH,
+                    "%s.rank: %u exceeds input.rank %u (broadcast is right-aligned)", name, t->rank,
+                    in->rank);
     const uint32_t lead = in->rank - t->rank;
     for (uint32_t d = 0; d < in->rank; ++d) p->strides[which][d] = 0;
     for (uint32_t d = 0; d < t->rank; ++d) {
@@ -86,7 +87,8 @@ simdax_status validate_norm(const NormDescView& d, Problem* p) {
     simdax_status s;
     if ((s = check_input_output(d.input, d.output, p)) != SIMDAX_OK) return s;
     if (d.input->dtype == SIMDAX_DTYPE_FLOAT64)
-        return fail(SIMDAX_ERROR_DTYPE_MISMATCH, "input.dtype: float64 is not supported (float32, float16, bfloat16)");
+        return fail(SIMDAX_ERROR_DTYPE_MISMATCH,
+                    "input.dtype: float64 is not supported (float32, float16, bfloat16)");
     const int32_t rank = int32_t(p->rank);
     if (d.axis < -rank || d.axis >= rank)
         return fail(SIMDAX_ERROR_INVALID_AXES, "axis: %d is outside [%d, %d]", d.axis, -rank, rank - 1);
@@ -98,17 +100,18 @@ simdax_status validate_norm(const NormDescView& d, Problem* p) {
     if (!std::isfinite(d.epsilon) || d.epsilon < 0.0f)
         return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "epsilon: %g must be finite and >= 0", double(d.epsilon));
     if (d.stash_type != 1)
-        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "stash_type: %d is not 1 (float32, the only one supported)",
-                    d.stash_type);
-    if (!d.skip && d.skip_bias)
-        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "skip_bias: given without skip");
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
+                    "stash_type: %d is not 1 (float32, the only one supported)", d.stash_type);
+    if (!d.skip && d.skip_bias) return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "skip_bias: given without skip");
     if (!d.skip && d.skip_sum) return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "skip_sum: given without skip");
     if (d.skip && (s = check_like_input("skip", d.skip, d.input, false, p, kSkip)) != SIMDAX_OK) return s;
-    if (d.skip_bias && (s = check_param("skip_bias", d.skip_bias, d.input, p, kSkipBias)) != SIMDAX_OK) return s;
+    if (d.skip_bias && (s = check_param("skip_bias", d.skip_bias, d.input, p, kSkipBias)) != SIMDAX_OK)
+        return s;
     if (d.skip_sum && (s = check_like_input("skip_sum", d.skip_sum, d.input, true, p, kSkipSum)) != SIMDAX_OK)
         return s;
     if (d.mean && (s = check_stat("mean", d.mean, d.input, axis, p, kMean)) != SIMDAX_OK) return s;
-    if (d.inv_std_dev && (s = check_stat("inv_std_dev", d.inv_std_dev, d.input, axis, p, kInvStdDev)) != SIMDAX_OK)
+    if (d.inv_std_dev &&
+        (s = check_stat("inv_std_dev", d.inv_std_dev, d.input, axis, p, kInvStdDev)) != SIMDAX_OK)
         return s;
     p->vn = VarianceNorm{true, false, double(d.epsilon)};
     p->in_place_ok = false;

@@ -81,8 +81,8 @@ void fill_norm_io(NormIo& io, const std::function<double(int, int64_t)>& gen) {
 simdax_status run_norm(const NormCase& c, NormIo& io, const simdax_parallel* par, std::string* error,
                        bool via_info) {
     simdax_tensor_desc d[9];
-    TensorBuffer* t[9] = {io.x.get(),    io.y.get(),   io.scale.get(), io.bias.get(), io.skip.get(),
-                          io.skip_bias.get(), io.sum.get(), io.mean.get(), io.inv.get()};
+    TensorBuffer* t[9] = {io.x.get(),         io.y.get(),   io.scale.get(), io.bias.get(), io.skip.get(),
+                          io.skip_bias.get(), io.sum.get(), io.mean.get(),  io.inv.get()};
     const simdax_tensor_desc* p[9];
     for (int i = 0; i < 9; ++i) {
         if (t[i]) d[i] = t[i]->desc();
@@ -92,7 +92,8 @@ simdax_status run_norm(const NormCase& c, NormIo& io, const simdax_parallel* par
     simdax_status s;
     if (c.op == SIMDAX_OPERATOR_RMS_NORMALIZATION) {
         simdax_rms_normalization_create_info info{
-            SIMDAX_HEADER(simdax_rms_normalization_create_info, SIMDAX_STRUCTURE_TYPE_RMS_NORMALIZATION_CREATE_INFO),
+            SIMDAX_HEADER(simdax_rms_normalization_create_info,
+                          SIMDAX_STRUCTURE_TYPE_RMS_NORMALIZATION_CREATE_INFO),
             {p[0], p[2], p[1], c.axis, c.epsilon, c.stash_type, p[4], p[5], p[6]}};
         const simdax_operator_desc od{c.op, &info.desc};
         s = via_info ? simdax_operator_create_from_info(&info.header, &op) : simdax_operator_create(&od, &op);
@@ -106,13 +107,15 @@ simdax_status run_norm(const NormCase& c, NormIo& io, const simdax_parallel* par
     }
     if (s == SIMDAX_OK) {
         simdax_buffer_binding bb[SIMDAX_OPERAND_COUNT] = {};
-        const simdax_operand slot[9] = {SIMDAX_OPERAND_INPUT,     SIMDAX_OPERAND_OUTPUT,   SIMDAX_OPERAND_SCALE,
-                                        SIMDAX_OPERAND_BIAS,      SIMDAX_OPERAND_SKIP,     SIMDAX_OPERAND_SKIP_BIAS,
-                                        SIMDAX_OPERAND_SKIP_SUM,  SIMDAX_OPERAND_MEAN,     SIMDAX_OPERAND_INV_STD_DEV};
+        const simdax_operand slot[9] = {
+            SIMDAX_OPERAND_INPUT,    SIMDAX_OPERAND_OUTPUT, SIMDAX_OPERAND_SCALE,
+            SIMDAX_OPERAND_BIAS,     SIMDAX_OPERAND_SKIP,   SIMDAX_OPERAND_SKIP_BIAS,
+            SIMDAX_OPERAND_SKIP_SUM, SIMDAX_OPERAND_MEAN,   SIMDAX_OPERAND_INV_STD_DEV};
         for (int i = 0; i < 9; ++i)
             if (t[i]) bb[slot[i]].data = t[i]->data();
-        const simdax_operand_bindings b{SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
-                                        SIMDAX_OPERAND_COUNT, bb};
+        const simdax_operand_bindings b{
+            SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
+            SIMDAX_OPERAND_COUNT, bb};
         s = simdax_operator_execute_bound(op, &b, par);
     }
     simdax_operator_destroy(op);
@@ -218,12 +221,14 @@ std::string check_norm(const NormCase& c, const NormIo& io) {
     if (io.inv) out += compare("inv_std_dev", r.inv, io.inv->read(), SIMDAX_DTYPE_FLOAT32);
     const TensorBuffer* outs[] = {io.y.get(), io.sum.get(), io.mean.get(), io.inv.get()};
     for (const TensorBuffer* t : outs)
-        if (t && t->unwritten()) out += "\n  an output has " + std::to_string(t->unwritten()) + " unwritten elements";
-    const TensorBuffer* ins[] = {io.x.get(), io.skip.get(), io.scale.get(), io.bias.get(), io.skip_bias.get()};
+        if (t && t->unwritten())
+            out += "\n  an output has " + std::to_string(t->unwritten()) + " unwritten elements";
+    const TensorBuffer* ins[] = {io.x.get(), io.skip.get(), io.scale.get(), io.bias.get(),
+                                 io.skip_bias.get()};
     for (const TensorBuffer* t : ins)
         if (t && t->input_modified()) out += "\n  an input was modified";
-    out += canaries("output", io.y.get()) + canaries("skip_sum", io.sum.get()) + canaries("mean", io.mean.get()) +
-           canaries("inv_std_dev", io.inv.get());
+    out += canaries("output", io.y.get()) + canaries("skip_sum", io.sum.get()) +
+           canaries("mean", io.mean.get()) + canaries("inv_std_dev", io.inv.get());
     return out.empty() ? out : c.describe() + out;
 }
 

@@ -49,7 +49,8 @@ void load_row(const T* x, const T* skip, const void* sb, T* sum, typename Vec<T>
         R v = m == N ? V::load(x + i) : V::loadn(x + i, m, V::zero());
         if (skip) {
             v = V::add(v, m == N ? V::load(skip + i) : V::loadn(skip + i, m, V::zero()));
-            if constexpr (!std::is_void_v<SB>) v = V::add(v, m == N ? param<T, SB>(sb, i) : param_n<T, SB>(sb, i, m));
+            if constexpr (!std::is_void_v<SB>)
+                v = V::add(v, m == N ? param<T, SB>(sb, i) : param_n<T, SB>(sb, i, m));
             T* s = sum ? sum + i : round;
             if (sum || narrow) {
                 if (m == N)
@@ -155,8 +156,8 @@ void apply_row(const typename Vec<T>::E* b, T* y, size_t n, const NormApply& a) 
 }  // namespace norm
 
 template <class T>
-void norm_load(const void* x, const void* skip, const void* skip_bias, bool skip_bias_f32, void* sum, void* buf,
-               size_t n) {
+void norm_load(const void* x, const void* skip, const void* skip_bias, bool skip_bias_f32, void* sum,
+               void* buf, size_t n) {
     const VecScope scope;
     using E = typename Vec<T>::E;
     const T* xt = static_cast<const T*>(x);
