@@ -106,6 +106,10 @@ const DataSet& workload_data(const Workload& w) {
     set->input = AlignedBuffer(byte_size(w.dtype, w.shape));
     fill_random(set->input.data(), w.dtype, element_count(w.shape), -5.0, 5.0, seed);
     set->output = AlignedBuffer(byte_size(w.dtype, w.shape));
+    if (w.op == Op::SkipLayerNorm) {
+        set->skip = AlignedBuffer(byte_size(w.dtype, w.shape));
+        fill_random(set->skip.data(), w.dtype, element_count(w.shape), -1.0, 1.0, seed + 3);
+    }
     if (!w.scale_bias.empty()) {
         const int64_t n = element_count(w.scale_bias);
         set->scale = AlignedBuffer(byte_size(w.dtype, w.scale_bias));
@@ -123,9 +127,11 @@ const DataSet& memcpy_data(const Workload& w) {
     if (g_data.data && g_data.key == key) return *g_data.data;
     g_data.data.reset();
     auto set = std::make_unique<DataSet>();
-    set->input = AlignedBuffer(byte_size(w.dtype, w.shape));
-    fill_random(set->input.data(), w.dtype, element_count(w.shape), -5.0, 5.0, hash_string(key));
-    set->output = AlignedBuffer(byte_size(w.dtype, w.shape));
+    const int64_t bytes = memcpy_bytes(w);
+    set->input = AlignedBuffer(size_t(bytes));
+    fill_random(set->input.data(), w.dtype, bytes / int64_t(simdax_dtype_size(w.dtype)), -5.0, 5.0,
+                hash_string(key));
+    set->output = AlignedBuffer(size_t(bytes));
     g_data.key = key;
     g_data.data = std::move(set);
     return *g_data.data;
@@ -156,6 +162,12 @@ const simdax_operator* workload_operator(const Workload& w, simdax_isa isa, std:
     mvn_desc.epsilon = 1e-5f;
     mvn_desc.fused_activation = &identity;
     simdax_hard_sigmoid_desc hs_desc = {&tensor, &tensor, 0.2f, 0.5f};
+    const bool skip = w.op == Op::SkipLayerNorm;
+    simdax_layer_normalization_desc ln_desc = {&tensor, &scale_bias, &scale_bias, &tensor,
+                                               -1,      1e-5f,       1,           skip ? &tensor : nullptr,
+                                               nullptr, nullptr,     nullptr,     nullptr};
+    simdax_rms_normalization_desc rms_desc = {&tensor, &scale_bias, &tensor, -1,     1e-5f,
+                                              1,       nullptr,     nullptr, nullptr};
 
     simdax_operator_desc desc = {};
     switch (w.op) {
@@ -164,6 +176,9 @@ const simdax_operator* workload_operator(const Workload& w, simdax_isa isa, std:
         case Op::Hardmax: desc = {SIMDAX_OPERATOR_HARDMAX, &axes_desc}; break;
         case Op::Mvn: desc = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc}; break;
         case Op::HardSigmoid: desc = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs_desc}; break;
+        case Op::LayerNorm:
+        case Op::SkipLayerNorm: desc = {SIMDAX_OPERATOR_LAYER_NORMALIZATION, &ln_desc}; break;
+        case Op::RmsNorm: desc = {SIMDAX_OPERATOR_RMS_NORMALIZATION, &rms_desc}; break;
     }
 
     // Cap the ISA for this create only. The cap itself cannot be read back;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "simdax/simdax.hpp"
 #include "support/norm_runner.hpp"
 #include "support/random_case.hpp"
 
@@ -166,6 +167,26 @@ TEST(LayerNorm, RowLengths) {
                 run_and_check(c, io);
                 if (HasFailure()) return;
             }
+}
+
+// Outputs of 2 MiB and more are written with non-temporal stores after a
+// partial first vector; rows starting at every alignment.
+TEST(LayerNorm, StreamedOutput) {
+    Rng rng(test_seed(0x5757));
+    for (simdax_dtype dt : kDtypes) {
+        NormCase c;
+        c.dt = dt;
+        const int64_t rows = half(dt) ? 259 : 131;
+        c.x.sizes = c.y.sizes = {rows, 4100};
+        c.y.strides = {4103, 1};
+        c.scale.sizes = {4100};
+        c.has_bias = true;
+        c.bias.sizes = {4100};
+        NormIo io = make_norm_io(c);
+        fill_values(io, rng, 0.0);
+        run_and_check(c, io);
+        if (HasFailure()) return;
+    }
 }
 
 // Constant rows (variance 0), NaN and infinity, huge and tiny magnitudes.
@@ -354,6 +375,35 @@ TEST(LayerNorm, OneShot) {
             s = simdax_rms_normalization(&d, io.x->data(), io.scale->data(), io.y->data());
         }
         ASSERT_EQ(s, SIMDAX_OK) << simdax_last_error();
+        const std::string bad = check_norm(c, io);
+        EXPECT_TRUE(bad.empty()) << bad;
+    }
+}
+
+// The C++ wrapper's factories (simdax_factories.hpp) make the same operators.
+TEST(LayerNorm, CppWrapper) {
+    namespace sx = simdax::cpp;
+    for (simdax_operator_type op : {SIMDAX_OPERATOR_LAYER_NORMALIZATION, SIMDAX_OPERATOR_RMS_NORMALIZATION}) {
+        NormCase c;
+        c.op = op;
+        c.dt = SIMDAX_DTYPE_BFLOAT16;
+        c.x.sizes = c.y.sizes = {5, 7, 129};
+        c.scale.sizes = {129};
+        c.has_bias = op == SIMDAX_OPERATOR_LAYER_NORMALIZATION;
+        c.bias.sizes = {129};
+        NormIo io = make_norm_io(c);
+        Rng rng(test_seed(11));
+        fill_values(io, rng, 0.0);
+        const sx::Operator o = op == SIMDAX_OPERATOR_LAYER_NORMALIZATION
+                                   ? sx::layer_normalization(c.x.sizes, c.dt, SIMDAX_DTYPE_FLOAT32)
+                                   : sx::rms_normalization(c.x.sizes, c.dt, SIMDAX_DTYPE_FLOAT32);
+        EXPECT_EQ(o.type(), op);
+        std::vector<simdax_buffer_binding> b(SIMDAX_OPERAND_COUNT);
+        b[SIMDAX_OPERAND_INPUT].data = io.x->data();
+        b[SIMDAX_OPERAND_OUTPUT].data = io.y->data();
+        b[SIMDAX_OPERAND_SCALE].data = io.scale->data();
+        if (io.bias) b[SIMDAX_OPERAND_BIAS].data = io.bias->data();
+        o.execute_bound(b);
         const std::string bad = check_norm(c, io);
         EXPECT_TRUE(bad.empty()) << bad;
     }

@@ -33,6 +33,7 @@ struct Chunk {
 struct RunSource {
     const Plan& p;
     char* base[kOperands];
+    bool stream;  // the output with non-temporal stores
     Chunk load(int64_t c0, size_t, bool) const {
         Chunk c{};
         for (int o = 0; o < kOperands; ++o)
@@ -55,6 +56,7 @@ struct TileSource {
     const Plan& p;
     const Dims& dims;
     char* base[kOperands];
+    static constexpr bool stream = false;  // y is a tile
     // A tile per operand it moves (slot_of), 4 bytes an element at most.
     alignas(64) char tile[7][kTileChunk * 4];
     static int slot_of(int o) {
@@ -125,7 +127,7 @@ template <class Src>
 void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut& out) {
     const bool rms = p.def->type == SIMDAX_OPERATOR_RMS_NORMALIZATION;
     const size_t n = size_t(p.group_size);
-    NormApply a{0, 0, nullptr, nullptr, p.dtypes[kScale] != p.dtype, p.dtypes[kBias] != p.dtype};
+    NormApply a{0, 0, nullptr, nullptr, p.dtypes[kScale] != p.dtype, p.dtypes[kBias] != p.dtype, src.stream};
     const auto finish = [&](const NormMoments& m) {
         double var = m.m2 / m.count;
         if (var < 0) var = 0;  // rounding of a constant row's sums
@@ -190,7 +192,9 @@ __attribute__((noinline)) void run_groups_in_place(const Plan& p, const Buffers&
     for (int64_t g = g0; g < g1; ++g) {
         int64_t off[kOperands];
         group_offsets(p, g, off);
-        RunSource src{p, {}};
+        // An output beyond the caches is streamed: plain stores would read
+        // each line for ownership first.
+        RunSource src{p, {}, uint64_t(p.total) * p.esize_of[kY] >= kernels::kStreamBytes};
         for (int o = 0; o < kOperands; ++o)
             src.base[o] = p.has_operand[o] ? b.at[o] + off[o] * int64_t(p.esize_of[o]) : nullptr;
         run_group(

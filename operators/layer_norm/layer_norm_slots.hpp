@@ -20,12 +20,14 @@ struct NormMoments {
 
 // y = (v - mean) * inv * scale + bias for v of the row buffer; bias NULL:
 // none. scale_f32/bias_f32: the parameter is float32 (else the data's dtype).
+// stream: y with non-temporal stores (an output beyond the caches).
 struct NormApply {
     double mean;
     double inv;
     const void* scale;
     const void* bias;
     bool scale_f32, bias_f32;
+    bool stream;
 };
 
 }  // namespace simdax

@@ -135,8 +135,14 @@ void apply_row(const typename Vec<T>::E* b, T* y, size_t n, const NormApply& a) 
     constexpr size_t N = V::N;
     const E mh = E(a.mean), ml = E(a.mean - double(mh));
     const R vmh = V::set1(mh), vml = V::set1(ml), vinv = V::set1(E(a.inv));
-    for (size_t i = 0; i < n; i += N) {
-        const size_t m = n - i < N ? n - i : N;
+    // Streaming: a partial first vector up to y's vector alignment, then
+    // aligned non-temporal stores (the tail again partial).
+    constexpr size_t kVecBytes = N * sizeof(T);
+    const size_t head =
+        a.stream ? (kVecBytes - reinterpret_cast<uintptr_t>(y) % kVecBytes) % kVecBytes / sizeof(T) : 0;
+    for (size_t i = 0; i < n;) {
+        const size_t want = i == 0 && head ? head : N;
+        const size_t m = n - i < want ? n - i : want;
         const bool full = m == N;
         const R v = full ? V::load(b + i) : V::loadn(b + i, m, V::zero());
         const R d = V::sub(V::sub(v, vmh), vml);
@@ -146,11 +152,15 @@ void apply_row(const typename Vec<T>::E* b, T* y, size_t n, const NormApply& a) 
             out = V::mul(d, w);
         else
             out = V::fma(d, w, full ? param<T, B>(a.bias, i) : param_n<T, B>(a.bias, i, m));
-        if (full)
-            V::store(y + i, out);
-        else
+        if (!full)
             V::storen(y + i, out, m);
+        else if (a.stream)
+            V::stream(y + i, out);
+        else
+            V::store(y + i, out);
+        i += m;
     }
+    if (a.stream) stream_fence();
 }
 
 }  // namespace norm
