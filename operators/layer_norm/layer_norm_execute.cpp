@@ -189,9 +189,9 @@ bool runs_in_place(const Plan& p) {
 
 __attribute__((noinline)) void run_groups_in_place(const Plan& p, const Buffers& b, int64_t g0, int64_t g1) {
     alignas(64) double buf[kRowChunk / 2];  // kRowChunk floats
-    for (int64_t g = g0; g < g1; ++g) {
-        int64_t off[kOperands];
-        group_offsets(p, g, off);
+    Odometer w(p.outer, g0);
+    for (int64_t g = g0; g < g1; ++g, w.next()) {
+        const int64_t* off = w.off;
         // An output beyond the caches is streamed: plain stores would read
         // each line for ownership first.
         RunSource src{p, {}, uint64_t(p.total) * p.esize_of[kY] >= kernels::kStreamBytes};
@@ -207,9 +207,9 @@ __attribute__((noinline)) void run_groups_tiled(const Plan& p, const Buffers& b,
     alignas(64) float buf[kTileChunk];
     const Dims dims = group_dims(p);
     TileSource src{p, dims, {}, {}};
-    for (int64_t g = g0; g < g1; ++g) {
-        int64_t off[kOperands];
-        group_offsets(p, g, off);
+    Odometer w(p.outer, g0);
+    for (int64_t g = g0; g < g1; ++g, w.next()) {
+        const int64_t* off = w.off;
         for (int o = 0; o < kOperands; ++o)
             src.base[o] = p.has_operand[o] ? b.at[o] + off[o] * int64_t(p.esize_of[o]) : nullptr;
         run_group(

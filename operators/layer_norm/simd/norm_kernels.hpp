@@ -75,8 +75,10 @@ struct Sums {
 
 SIMDAX_INLINE void widen_e(VF::R v, VD::R& lo, VD::R& hi) { VF::widen(v, lo, hi); }
 
+// In double throughout: float64 rows, and the rows the float sums do not
+// suit (an infinity or NaN, squares beyond or below float's range).
 template <class E>
-NormMoments moments(const E* b, size_t n, bool rms) {
+NormMoments moments_wide(const E* b, size_t n, bool rms) {
     using V = std::conditional_t<std::is_same_v<E, float>, VF, VD>;
     using D = VD::R;
     constexpr size_t N = V::N;
@@ -125,6 +127,69 @@ NormMoments moments(const E* b, size_t n, bool rms) {
     const double sd = VD::hsum(VD::add(d0, d1)) - dp;
     const double sq = VD::hsum(VD::add(q0, q1)) - dp * -mean;
     return {double(n), mean + sd / double(n), sq - sd * sd / double(n)};
+}
+
+// Sums of f(v) over b in float: four chains, folded into double every
+// kFoldVectors vectors (each lane adds few terms in float); lanes past n
+// hold `fill`, which f must map to 0.
+constexpr size_t kFoldVectors = 64;
+template <class F>
+SIMDAX_INLINE double fold_sums(const float* b, size_t n, float fill, F&& f, double* second = nullptr) {
+    using V = VF;
+    using R = V::R;
+    constexpr size_t N = V::N;
+    double total = 0, total2 = 0;
+    for (size_t b0 = 0; b0 < n; b0 += kFoldVectors * N) {
+        const size_t end = n - b0 < kFoldVectors * N ? n : b0 + kFoldVectors * N;
+        R a0 = V::zero(), a1 = V::zero(), a2 = V::zero(), a3 = V::zero();
+        R c0 = V::zero(), c1 = V::zero(), c2 = V::zero(), c3 = V::zero();
+        size_t i = b0;
+        for (; i + 4 * N <= end; i += 4 * N) {
+            f(V::load(b + i), a0, c0);
+            f(V::load(b + i + N), a1, c1);
+            f(V::load(b + i + 2 * N), a2, c2);
+            f(V::load(b + i + 3 * N), a3, c3);
+        }
+        for (; i < end; i += N)
+            f(end - i < N ? V::loadn(b + i, end - i, V::set1(fill)) : V::load(b + i), a0, c0);
+        total += double(V::hsum(V::add(V::add(a0, a1), V::add(a2, a3))));
+        total2 += double(V::hsum(V::add(V::add(c0, c1), V::add(c2, c3))));
+    }
+    if (second) *second = total2;
+    return total;
+}
+
+// The fast form for float rows: the mean from float sums, then the sums of
+// d = v - mean and d^2 around it (the corrected two-pass formula); rows
+// whose sums leave float's comfortable range go to moments_wide.
+template <class E>
+NormMoments moments(const E* b, size_t n, bool rms) {
+    if constexpr (!std::is_same_v<E, float>) {
+        return moments_wide(b, n, rms);
+    } else {
+        using R = VF::R;
+        const double tiny = 1e-30 * double(n);  // below this the squares lose bits to underflow
+        if (rms) {
+            const double q = fold_sums(b, n, 0.0f, [](R v, R& a, R&) { a = VF::fma(v, v, a); });
+            if (std::isfinite(q) && q >= tiny) return {double(n), 0.0, q};
+            return moments_wide(b, n, rms);
+        }
+        const double s = fold_sums(b, n, 0.0f, [](R v, R& a, R&) { a = VF::add(a, v); });
+        const float m = float(s / double(n));
+        if (!std::isfinite(s) || !std::isfinite(m)) return moments_wide(b, n, rms);
+        const R vm = VF::set1(m);
+        double q = 0;
+        const double d = fold_sums(
+            b, n, m,
+            [&](R v, R& a, R& c) {
+                const R e = VF::sub(v, vm);
+                a = VF::add(a, e);
+                c = VF::fma(e, e, c);
+            },
+            &q);
+        if (!std::isfinite(q) || q < tiny) return moments_wide(b, n, rms);
+        return {double(n), double(m) + d / double(n), q - d * d / double(n)};
+    }
 }
 
 template <class T, class S, class B>
