@@ -34,6 +34,7 @@ struct RunSource {
     const Plan& p;
     char* base[kOperands];
     bool stream;  // the output with non-temporal stores
+    const char* ahead[2];
     Chunk load(int64_t c0, size_t, bool) const {
         Chunk c{};
         for (int o = 0; o < kOperands; ++o)
@@ -57,6 +58,7 @@ struct TileSource {
     const Dims& dims;
     char* base[kOperands];
     static constexpr bool stream = false;  // y is a tile
+    static constexpr const char* ahead[2] = {nullptr, nullptr};
     // A tile per operand it moves (slot_of), 4 bytes an element at most.
     alignas(64) char tile[7][kTileChunk * 4];
     static int slot_of(int o) {
@@ -127,7 +129,14 @@ template <class Src>
 void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut& out) {
     const bool rms = p.def->type == SIMDAX_OPERATOR_RMS_NORMALIZATION;
     const size_t n = size_t(p.group_size);
-    NormApply a{0, 0, nullptr, nullptr, p.dtypes[kScale] != p.dtype, p.dtypes[kBias] != p.dtype, src.stream};
+    NormApply a{0,
+                0,
+                nullptr,
+                nullptr,
+                p.dtypes[kScale] != p.dtype,
+                p.dtypes[kBias] != p.dtype,
+                src.stream,
+                {src.ahead[0], src.ahead[1]}};
     const auto finish = [&](const NormMoments& m) {
         double var = m.m2 / m.count;
         if (var < 0) var = 0;  // rounding of a constant row's sums
@@ -189,12 +198,19 @@ bool runs_in_place(const Plan& p) {
 
 __attribute__((noinline)) void run_groups_in_place(const Plan& p, const Buffers& b, int64_t g0, int64_t g1) {
     alignas(64) double buf[kRowChunk / 2];  // kRowChunk floats
-    Odometer w(p.outer, g0);
-    for (int64_t g = g0; g < g1; ++g, w.next()) {
+    Odometer w(p.outer, g0), ahead(p.outer, g0 + 1);
+    for (int64_t g = g0; g < g1; ++g, w.next(), ahead.next()) {
         const int64_t* off = w.off;
+        // The next group's input (and skip) read while this one is written
+        // (norm_apply's ahead): the row passes in L1 would leave the memory idle.
+        const char* next[2] = {nullptr, nullptr};
+        if (g + 1 < g1 && uint64_t(p.group_size) <= kRowChunk) {
+            next[0] = b.at[kX] + ahead.off[kX] * int64_t(p.esize_of[kX]);
+            if (p.has_operand[kSkip]) next[1] = b.at[kSkip] + ahead.off[kSkip] * int64_t(p.esize_of[kSkip]);
+        }
         // An output beyond the caches is streamed: plain stores would read
         // each line for ownership first.
-        RunSource src{p, {}, uint64_t(p.total) * p.esize_of[kY] >= kernels::kStreamBytes};
+        RunSource src{p, {}, uint64_t(p.total) * p.esize_of[kY] >= kernels::kStreamBytes, {next[0], next[1]}};
         for (int o = 0; o < kOperands; ++o)
             src.base[o] = p.has_operand[o] ? b.at[o] + off[o] * int64_t(p.esize_of[o]) : nullptr;
         run_group(

@@ -21,6 +21,9 @@ struct NormMoments {
 // y = (v - mean) * inv * scale + bias for v of the row buffer; bias NULL:
 // none. scale_f32/bias_f32: the parameter is float32 (else the data's dtype).
 // stream: y with non-temporal stores (an output beyond the caches).
+// ahead: NULL, or up to two arrays of n elements of the data's dtype (the
+// next group's input and skip) that the pass prefetches as it goes, so that
+// their reading overlaps this group's writing.
 struct NormApply {
     double mean;
     double inv;
@@ -28,6 +31,7 @@ struct NormApply {
     const void* bias;
     bool scale_f32, bias_f32;
     bool stream;
+    const char* ahead[2];
 };
 
 }  // namespace simdax

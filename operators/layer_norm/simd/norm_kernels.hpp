@@ -205,7 +205,13 @@ void apply_row(const typename Vec<T>::E* b, T* y, size_t n, const NormApply& a) 
     constexpr size_t kVecBytes = N * sizeof(T);
     const size_t head =
         a.stream ? (kVecBytes - reinterpret_cast<uintptr_t>(y) % kVecBytes) % kVecBytes / sizeof(T) : 0;
+    size_t line = 0;  // bytes of the next group's arrays prefetched
     for (size_t i = 0; i < n;) {
+        if (a.ahead[0])
+            for (; line < (i + N) * sizeof(T) && line < n * sizeof(T); line += 64) {
+                __builtin_prefetch(a.ahead[0] + line, 0, 2);
+                if (a.ahead[1]) __builtin_prefetch(a.ahead[1] + line, 0, 2);
+            }
         const size_t want = i == 0 && head ? head : N;
         const size_t m = n - i < want ? n - i : want;
         const bool full = m == N;
