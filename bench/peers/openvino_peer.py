@@ -30,7 +30,7 @@ import numpy as np
 import openvino as ov
 
 from peers_common import (ALPHA, BETA, EPSILON, ResultWriter, load_workloads, out_name,
-                          pop_only, read_tensor, time_call_batches, own_time)
+                          pop_only, read_extras, read_tensor, time_call_batches, own_time)
 
 # The newest opset module that has every op used here (opset17's module
 # holds only what opset17 added).
@@ -58,15 +58,60 @@ def i64(v):
 
 
 def graphs(w, scale, bias):
-    """[(impl, note, fn(param) -> output node)] for workload w."""
+    """[(impl, note, fn(param, extras) -> output node)] for workload w;
+    extras: the Parameters beside x by name (mask f32, skip)."""
     rank = len(w.shape)
     axes = sorted(w.axes)
     out = []
+    if w.op == "attn_softmax":
+        def attn(x, p):
+            z = OPS.multiply(x, const(w.scale, w.dtype))
+            if "mask" in p:
+                m = p["mask"] if w.dtype == "f32" else OPS.convert(p["mask"], OVT[w.dtype])
+                z = OPS.add(z, m)
+            return OPS.softmax(z, rank - 1)
+
+        out.append(("Multiply+Add+Softmax", "x*scale + mask Parameter (f32%s), Softmax(-1)" % (
+            "; causal: the additive mask" if w.causal else ""), attn))
+        return out
+    if w.op in ("layer_norm", "skip_layer_norm", "rms_norm"):
+        c = [int(v) for v in w.sb_shape]
+        g = const(scale, w.dtype)
+        eps = w.eps
+
+        def src(x, p):
+            return OPS.add(x, p["skip"]) if w.op == "skip_layer_norm" else x
+
+        if w.op == "rms_norm":
+            def rms(x, p):
+                ms = OPS.reduce_mean(OPS.multiply(x, x), i64([-1]), True)
+                return OPS.multiply(OPS.divide(x, OPS.sqrt(OPS.add(ms, const(eps, w.dtype)))), g)
+
+            def rms_pow(x, p):
+                ms = OPS.reduce_mean(OPS.power(x, const(2.0, w.dtype)), i64([-1]), True)
+                inv = OPS.power(OPS.add(ms, const(eps, w.dtype)), const(-0.5, w.dtype))
+                return OPS.multiply(OPS.multiply(x, inv), g)
+
+            out.append(("RMS composite x/sqrt(mean(x*x)+eps)*g",
+                        "composite: Multiply, ReduceMean, Add, Sqrt, Divide, Multiply (opset%d has no "
+                        "RMS op; the CPU plugin may fuse it into its internal RMS)" % OPSET, rms))
+            out.append(("RMS composite x*pow(mean(x^2)+eps,-0.5)*g",
+                        "composite: Power 2, ReduceMean, Add, Power -0.5, Multiply, Multiply (the "
+                        "pattern of the CPU plugin's RMSFusion)", rms_pow))
+            return out
+        b = const(bias, w.dtype)
+        out.append(("%sMVN+Multiply+Add" % ("Add+" if w.op == "skip_layer_norm" else ""),
+                    "LayerNorm as MVN(axis -1, eps inside sqrt) * gamma + beta" +
+                    ("; x + skip first" if w.op == "skip_layer_norm" else ""),
+                    lambda x, p: OPS.add(OPS.multiply(
+                        OPS.mvn(src(x, p), i64([-1]), True, eps, "inside_sqrt"), g), b)))
+        del c
+        return out
     if w.op in ("log_softmax", "softmax"):
         single = OPS.log_softmax if w.op == "log_softmax" else OPS.softmax
         name = "LogSoftmax" if w.op == "log_softmax" else "Softmax"
         if len(axes) == 1:
-            out.append((name, "", lambda x: single(x, axes[0])))
+            out.append((name, "", lambda x, p: single(x, axes[0])))
         else:
             kept = [a for a in range(rank) if a not in axes]
             perm = kept + axes
@@ -91,10 +136,11 @@ def graphs(w, scale, bias):
 
             out.append(("Transpose+%s+Transpose" % name,
                         "emulated: Transpose, %s over the flattened axes, Transpose back" % name,
-                        permuted))
+                        lambda x, p: permuted(x)))
             out.append(("ReduceMax/Exp/ReduceSum composite",
                         "composite: ReduceMax, Subtract, Exp, ReduceSum, %s" %
-                        ("Divide" if w.op == "softmax" else "Log, Subtract"), composite))
+                        ("Divide" if w.op == "softmax" else "Log, Subtract"),
+                        lambda x, p: composite(x)))
     elif w.op == "hardmax":
         if len(axes) == 1:
             a = axes[0]
@@ -105,7 +151,7 @@ def graphs(w, scale, bias):
                 return OPS.one_hot(idx, i64(w.shape[a]), const(1, w.dtype), const(0, w.dtype), a)
 
             out.append(("TopK+OneHot", "composite (OpenVINO has no Hardmax): one-hot of TopK(k=1) "
-                        "indices", hardmax))
+                        "indices", lambda x, p: hardmax(x)))
     elif w.op == "mvn":
         def mvn(x):
             y = OPS.mvn(x, i64(axes), True, EPSILON, "inside_sqrt")
@@ -113,26 +159,38 @@ def graphs(w, scale, bias):
                 y = OPS.add(OPS.multiply(y, const(scale, w.dtype)), const(bias, w.dtype))
             return y
 
-        out.append(("MVN" + ("+Multiply+Add" if scale is not None else ""), "", mvn))
+        out.append(("MVN" + ("+Multiply+Add" if scale is not None else ""), "",
+                    lambda x, p: mvn(x)))
     elif w.op == "hard_sigmoid":
-        out.append(("HardSigmoid", "", lambda x: OPS.hard_sigmoid(
+        out.append(("HardSigmoid", "", lambda x, p: OPS.hard_sigmoid(
             x, const(ALPHA, w.dtype), const(BETA, w.dtype))))
     return out
 
 
-def compiled(core, w, fn, threads, hint, perf):
+def extra_params(w, extras):
+    """The Parameters beside x, in the order of extras (mask f32, skip)."""
+    return {k: OPS.parameter(list(v.shape), ov.Type.f32 if k == "mask" else OVT[w.dtype], name=k)
+            for k, v in extras.items()}
+
+
+def compiled(core, w, fn, threads, hint, perf, extras):
     x = OPS.parameter(w.shape, OVT[w.dtype], name="x")
-    model = ov.Model([fn(x)], [x], "peer")
+    p = extra_params(w, extras)
+    model = ov.Model([fn(x, p)], [x] + list(p.values()), "peer")
     return core.compile_model(model, "CPU", {
         "NUM_STREAMS": "1", "INFERENCE_NUM_THREADS": str(threads),
         "PERFORMANCE_HINT": "LATENCY", "INFERENCE_PRECISION_HINT": hint,
         "PERF_COUNT": "YES" if perf else "NO"})
 
 
-def request(cm, w, x, y):
-    """An infer request with input x and preallocated output y bound."""
+def request(cm, w, x, y, extras):
+    """An infer request with input x (and the extras, in Parameter order)
+    and preallocated output y bound."""
     r = cm.create_infer_request()
-    r.set_input_tensor(ov.Tensor(x, w.shape, OVT[w.dtype]))
+    r.set_input_tensor(0, ov.Tensor(x, w.shape, OVT[w.dtype]))
+    for i, (k, v) in enumerate(extras.items()):
+        r.set_input_tensor(i + 1, ov.Tensor(v, list(v.shape), ov.Type.f32 if k == "mask"
+                                            else OVT[w.dtype]))
     r.set_output_tensor(ov.Tensor(y, w.shape, OVT[w.dtype]))
     return r
 
@@ -164,6 +222,7 @@ def main():
                 else read_tensor(data_dir, w, "scale")
             bias = read_tensor(data_dir, w, "bias").view(NP[w.dtype]) if w.dtype == "bf16" \
                 else read_tensor(data_dir, w, "bias")
+        extras = {k: np.ascontiguousarray(v) for k, v in read_extras(data_dir, w).items()}
         cands = graphs(w, scale, bias)
         for t in threads_list:
             if not cands:
@@ -176,14 +235,16 @@ def main():
                     name_impl = "%s, precision hint %s" % (impl, hint)
                     y = np.zeros_like(x)
                     try:
-                        req = request(compiled(core, w, fn, t, hint, True), w, x, y)
+                        req = request(compiled(core, w, fn, t, hint, True, extras), w, x, y,
+                                      extras)
                         per_call = []
 
                         def run(req=req, per_call=per_call):
                             req.infer(share_outputs=True)
                             per_call.append(own_ns(req))
                         _, k, batches = time_call_batches(run)
-                        plain = request(compiled(core, w, fn, t, hint, False), w, x, y)
+                        plain = request(compiled(core, w, fn, t, hint, False, extras), w, x, y,
+                                        extras)
                         ns = time_call_batches(lambda: plain.infer(share_outputs=True))[0]
                     except Exception as err:  # noqa: BLE001 - the reason is the cell's note
                         res.write(w, t, name_impl, note, "unsupported",
