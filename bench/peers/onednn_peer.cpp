@@ -20,10 +20,12 @@
 //                [1, N*C, ...] view with Scale/Bias tiled N times at setup.
 //   HardSigmoid: eltwise_linear (alpha, beta) then eltwise_clip(0, 1) in
 //                place (3.x takes no post-ops on eltwise).
-//   attention softmax (softmax(x*scale + mask)): eltwise_linear(scale, 0)
-//                with a binary_add post-op of the f32 mask (broadcast; the
-//                causal rows' mask too), into a buffer, then softmax_accurate
-//                over the last axis into the output.
+//   attention softmax (softmax(x*scale + mask)): binary_add(x, mask) with
+//                a runtime src0 scale, or eltwise_linear(scale) then
+//                binary_add(mask) in place (f32 mask, broadcast; the causal
+//                rows' mask too), into a buffer, then softmax_accurate over
+//                the last axis into the output. (eltwise_linear with a
+//                binary_add post-op runs ref:any here: not timed.)
 //   LayerNorm:   layer_normalization over the last axis, gamma/beta as f32
 //                scale/shift. RMSNorm: layer_normalization with
 //                normalization_flags::rms_norm and scale.
@@ -137,6 +139,7 @@ std::vector<std::string> variants(const peers::Workload& w) {
         return {"native", "permute"};
     }
     if (w.op == "hard_sigmoid") return {"two"};
+    if (w.op == "attn_softmax") return {"binary", "linear"};
     return {"native"};
 }
 
@@ -183,28 +186,44 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
     }
 
     if (w.op == "attn_softmax") {
-        const memory::desc tmd = md;
-        memory tmp(tmd, p.eng);
-        dnnl::primitive_attr attr;
-        std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, tmp}};
-        if (w.has_mask()) {
-            const std::vector<int64_t> ms = w.mask_shape();
-            const memory::desc mmd = plain(memory::dims(ms.begin(), ms.end()), dt::f32);
-            dnnl::post_ops po;
-            po.append_binary(dnnl::algorithm::binary_add, mmd);
-            attr.set_post_ops(po);
-            args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = memory(mmd, p.eng, in.mask.data());
+        // variant "binary": binary_add(x, mask) with a runtime scale on
+        // src0; "linear": eltwise_linear(scale) then binary_add(mask) in
+        // place. (eltwise_linear with a binary_add post-op runs ref:any, ~200x
+        // slower here.) Either into a buffer, then softmax.
+        memory tmp(md, p.eng);
+        const std::vector<int64_t> ms = w.has_mask() ? w.mask_shape() : std::vector<int64_t>();
+        const memory::desc mmd = plain(memory::dims(ms.begin(), ms.end()), dt::f32);
+        const memory mask = w.has_mask() ? memory(mmd, p.eng, in.mask.data()) : memory();
+        if (variant == "binary" && w.has_mask()) {
+            dnnl::primitive_attr attr;
+            attr.set_scales_mask(DNNL_ARG_SRC_0, 0);
+            dnnl::binary::primitive_desc bpd(p.eng, dnnl::algorithm::binary_add, md, mmd, md, attr);
+            p.keep.push_back({w.scale()});
+            const memory sc(plain({1}, dt::f32), p.eng, p.keep.back().data());
+            p.add(bpd, dnnl::binary(bpd),
+                  {{DNNL_ARG_SRC_0, src}, {DNNL_ARG_SRC_1, mask}, {DNNL_ARG_DST, tmp},
+                   {DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC_0, sc}});
+            p.impl = "binary_add(scale*x, mask)";
+            p.note = "x*scale + mask by one binary_add with a runtime src0 scale";
+        } else {
+            dnnl::eltwise_forward::primitive_desc lin(p.eng, fwd, dnnl::algorithm::eltwise_linear, md, md,
+                                                      w.scale(), 0.f);
+            p.add(lin, dnnl::eltwise_forward(lin), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, tmp}});
+            p.impl = "eltwise_linear(scale)";
+            p.note = "x*scale by eltwise_linear";
+            if (w.has_mask()) {
+                dnnl::binary::primitive_desc bpd(p.eng, dnnl::algorithm::binary_add, md, mmd, md);
+                p.add(bpd, dnnl::binary(bpd), {{DNNL_ARG_SRC_0, tmp}, {DNNL_ARG_SRC_1, mask}, {DNNL_ARG_DST, tmp}});
+                p.impl += " + binary_add(mask) in place";
+                p.note += ", + mask by binary_add in place";
+            }
         }
-        dnnl::eltwise_forward::primitive_desc lin(p.eng, fwd, dnnl::algorithm::eltwise_linear, md, tmd,
-                                                  w.scale(), 0.f, attr);
-        dnnl::softmax_forward::primitive_desc sm(p.eng, fwd, dnnl::algorithm::softmax_accurate, tmd, md,
+        dnnl::softmax_forward::primitive_desc sm(p.eng, fwd, dnnl::algorithm::softmax_accurate, md, md,
                                                  rank - 1);
-        p.add(lin, dnnl::eltwise_forward(lin), args);
         p.add(sm, dnnl::softmax_forward(sm), {{DNNL_ARG_SRC, tmp}, {DNNL_ARG_DST, dst}});
-        p.impl = "eltwise_linear(scale) + post-op binary_add(mask) + softmax accurate";
-        p.note = "x*scale + mask by eltwise_linear with a binary_add post-op (f32 mask" +
-                 std::string(w.causal() ? ", the causal rows' additive mask" : "") +
-                 ") into a buffer, then softmax over the last axis";
+        p.impl += " + softmax accurate";
+        p.note += std::string(" (f32 mask") + (w.causal() ? ", the causal rows' additive mask" : "") +
+                  ") into a buffer, then softmax over the last axis";
         return;
     }
 
