@@ -17,8 +17,9 @@ Two figures per candidate:
   in the performance counters (PERF_COUNT, infer_request.profiling_info) of
   each call, by the same rule, in a model compiled with PERF_COUNT. It
   leaves out work outside the nodes: on large tensors infer() takes up to
-  2-3x that sum (LN2: 19 ms against 8.5 ms), far more than Python's ~10 µs
-  per call, so it is listed beside the wall time, not compared.
+  2-3x that sum (M2, named LN2 before issue 35: 19 ms against 8.5 ms), far
+  more than Python's ~10 µs per call, so it is listed beside the wall time,
+  not compared.
 OpenVINO's CPU plugin picks its kernels by CPUID and has no ISA cap that a
 user can set.
 """
