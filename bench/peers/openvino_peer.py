@@ -76,37 +76,50 @@ def graphs(w, scale, bias):
             "; causal: the additive mask" if w.causal else ""), attn))
         return out
     if w.op in ("layer_norm", "skip_layer_norm", "rms_norm"):
-        c = [int(v) for v in w.sb_shape]
-        g = const(scale, w.dtype)
         eps = w.eps
 
+        def dt_of(x):  # the compute dtype of a node: f32, or the row's own
+            return "f32" if x.get_element_type() == ov.Type.f32 else w.dtype
+
         def src(x, p):
-            return OPS.add(x, p["skip"]) if w.op == "skip_layer_norm" else x
+            if w.op != "skip_layer_norm":
+                return x
+            s = p["skip"]
+            return OPS.add(x, s if dt_of(x) == w.dtype else OPS.convert(s, "f32"))
+
+        def rms(x, p):
+            d = dt_of(x)
+            ms = OPS.reduce_mean(OPS.multiply(x, x), i64([-1]), True)
+            return OPS.multiply(OPS.divide(x, OPS.sqrt(OPS.add(ms, const(eps, d)))), const(scale, d))
+
+        def rms_pow(x, p):
+            d = dt_of(x)
+            ms = OPS.reduce_mean(OPS.power(x, const(2.0, d)), i64([-1]), True)
+            inv = OPS.power(OPS.add(ms, const(eps, d)), const(-0.5, d))
+            return OPS.multiply(OPS.multiply(x, inv), const(scale, d))
+
+        def ln(x, p):
+            d = dt_of(x)
+            y = OPS.mvn(src(x, p), i64([-1]), True, eps, "inside_sqrt")
+            return OPS.add(OPS.multiply(y, const(scale, d)), const(bias, d))
 
         if w.op == "rms_norm":
-            def rms(x, p):
-                ms = OPS.reduce_mean(OPS.multiply(x, x), i64([-1]), True)
-                return OPS.multiply(OPS.divide(x, OPS.sqrt(OPS.add(ms, const(eps, w.dtype)))), g)
-
-            def rms_pow(x, p):
-                ms = OPS.reduce_mean(OPS.power(x, const(2.0, w.dtype)), i64([-1]), True)
-                inv = OPS.power(OPS.add(ms, const(eps, w.dtype)), const(-0.5, w.dtype))
-                return OPS.multiply(OPS.multiply(x, inv), g)
-
-            out.append(("RMS composite x/sqrt(mean(x*x)+eps)*g",
-                        "composite: Multiply, ReduceMean, Add, Sqrt, Divide, Multiply (opset%d has no "
-                        "RMS op; the CPU plugin may fuse it into its internal RMS)" % OPSET, rms))
-            out.append(("RMS composite x*pow(mean(x^2)+eps,-0.5)*g",
-                        "composite: Power 2, ReduceMean, Add, Power -0.5, Multiply, Multiply (the "
-                        "pattern of the CPU plugin's RMSFusion)", rms_pow))
-            return out
-        b = const(bias, w.dtype)
-        out.append(("%sMVN+Multiply+Add" % ("Add+" if w.op == "skip_layer_norm" else ""),
-                    "LayerNorm as MVN(axis -1, eps inside sqrt) * gamma + beta" +
-                    ("; x + skip first" if w.op == "skip_layer_norm" else ""),
-                    lambda x, p: OPS.add(OPS.multiply(
-                        OPS.mvn(src(x, p), i64([-1]), True, eps, "inside_sqrt"), g), b)))
-        del c
+            cands = [("RMS composite x/sqrt(mean(x*x)+eps)*g",
+                      "composite: Multiply, ReduceMean, Add, Sqrt, Divide, Multiply (opset%d has no "
+                      "RMS op; the CPU plugin may fuse it into its internal RMS)" % OPSET, rms),
+                     ("RMS composite x*pow(mean(x^2)+eps,-0.5)*g",
+                      "composite: Power 2, ReduceMean, Add, Power -0.5, Multiply, Multiply (the "
+                      "pattern of the CPU plugin's RMSFusion)", rms_pow)]
+        else:
+            cands = [("%sMVN+Multiply+Add" % ("Add+" if w.op == "skip_layer_norm" else ""),
+                      "LayerNorm as MVN(axis -1, eps inside sqrt) * gamma + beta" +
+                      ("; x + skip first" if w.op == "skip_layer_norm" else ""), ln)]
+        for impl, note, fn in cands:
+            out.append((impl, note, fn))
+            if w.dtype != "f32":  # the plugin's bf16 MVN fails the check (M2b, LN2b)
+                out.append((impl + " f32 upcast", "emulated: Convert to f32 in the model, then "
+                            "Convert back; " + note,
+                            lambda x, p, fn=fn: OPS.convert(fn(OPS.convert(x, "f32"), p), w.dtype)))
         return out
     if w.op in ("log_softmax", "softmax"):
         single = OPS.log_softmax if w.op == "log_softmax" else OPS.softmax
