@@ -216,6 +216,9 @@ def summary_table(workloads, threads_seen, summary, title, cpu, versions):
                 row += ["-", "-", "-"]
                 continue
             mine, peer, name = summary[(w.id, t)]
+            if mine is None:  # simdax has no call for this op yet
+                row += ["-", "%s %s" % (name, fmt_us(peer)), "-"]
+                continue
             sp = peer / mine
             cell = "**%.2f×**" % sp if sp >= 1 else "%.2f× (%s faster)" % (sp, name)
             row += [fmt_us(mine), "%s %s" % (name, fmt_us(peer)), cell]
@@ -419,6 +422,7 @@ def main():
                     summary[(w.id, t)] = (cells["simdax"]["time_ns"], pt, pname)
                 else:
                     row.append("-" if cells_simdax_na(w.id, t) else "simdax not timed")
+                    summary[(w.id, t)] = (None, pt, pname)
             else:
                 row += ["none", "-"]
             lines.append("| " + " | ".join(row) + " |")
