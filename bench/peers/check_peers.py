@@ -7,8 +7,9 @@ they name; writes TABLE_MD and prints the same markdown; deletes the output
 files unless --keep-outputs.
 
 Tolerances (docs/spec.md "Accuracy", measured against float64 on the same inputs):
-f32 LogSoftmax |y-ref| <= 1e-5*max(1,|ref|); Softmax <= 1e-6 + 1e-5*ref;
-MVN and HardSigmoid <= 1e-5*max(1,|ref|); Hardmax exact. f16/bf16: within
+f32 LogSoftmax |y-ref| <= 1e-5*max(1,|ref|); Softmax and attention softmax
+<= 1e-6 + 1e-5*ref; MVN, LayerNorm, RMSNorm, SkipLayerNorm and HardSigmoid
+<= 1e-5*max(1,|ref|); Hardmax exact. f16/bf16: within
 2 units in the last place of ref rounded to the type (docs/spec.md says 1; lenient
 here), or within 1e-5*max(1,|ref|). A result that fails is shown as
 "wrong" and not timed.
@@ -21,7 +22,7 @@ import sys
 import numpy as np
 
 from peers_common import (ALPHA, BETA, EPSILON, from_bf16_bits, load_workloads,
-                          read_tensor, storage_dtype, to_bf16_bits, to_float64)
+                          read_extras, read_tensor, storage_dtype, to_bf16_bits, to_float64)
 
 PEERS = [("onednn", "oneDNN"), ("torch", "PyTorch"), ("ort", "ONNX Runtime"),
          ("openvino", "OpenVINO"), ("jax", "JAX"), ("xnnpack", "XNNPACK")]
@@ -47,8 +48,28 @@ def ungroup(y2, perm, tshape):
     return np.transpose(y2.reshape(tshape), inv)
 
 
-def reference(w, x, scale, bias):
+def reference(w, x, scale, bias, extras=None):
     axes = tuple(w.axes)
+    extras = extras or {}
+    if w.op == "attn_softmax":
+        # softmax(x*scale + mask) over the last axis; the mask is 0 / -inf.
+        z = x * float(np.float32(w.scale))
+        if "mask" in extras:
+            z = z + extras["mask"]
+        m = z.max(axis=-1, keepdims=True)
+        e = np.exp(z - m)
+        return e / e.sum(axis=-1, keepdims=True)
+    if w.op in ("layer_norm", "skip_layer_norm", "rms_norm"):
+        eps = float(np.float32(w.eps))
+        if w.op == "skip_layer_norm":
+            x = x + extras["skip"]
+        if w.op == "rms_norm":
+            ms = (x * x).mean(axis=axes, keepdims=True)
+            return x / np.sqrt(ms + eps) * scale
+        mean = x.mean(axis=axes, keepdims=True)
+        d = x - mean
+        var = (d * d).mean(axis=axes, keepdims=True)
+        return d / np.sqrt(var + eps) * scale + bias
     if w.op in ("log_softmax", "softmax"):
         m = x.max(axis=axes, keepdims=True)
         s = np.exp(x - m).sum(axis=axes, keepdims=True)
@@ -86,7 +107,7 @@ def target_and_tolerance(w, ref):
     if w.op == "hardmax":
         return ref, None
     if w.dtype == "f32":
-        if w.op == "softmax":
+        if w.op in ("softmax", "attn_softmax"):
             return ref, 1e-6 + 1e-5 * np.abs(ref)
         return ref, 1e-5 * np.maximum(1.0, np.abs(ref))
     rounded = (ref.astype(np.float16).astype(np.float64) if w.dtype == "f16"
@@ -195,6 +216,9 @@ def summary_table(workloads, threads_seen, summary, title, cpu, versions):
                 row += ["-", "-", "-"]
                 continue
             mine, peer, name = summary[(w.id, t)]
+            if mine is None:  # simdax has no call for this op yet
+                row += ["-", "%s %s" % (name, fmt_us(peer)), "-"]
+                continue
             sp = peer / mine
             cell = "**%.2f×**" % sp if sp >= 1 else "%.2f× (%s faster)" % (sp, name)
             row += [fmt_us(mine), "%s %s" % (name, fmt_us(peer)), cell]
@@ -250,8 +274,10 @@ def main():
         if w.sb_shape:
             s = to_float64(read_tensor(data_dir, w, "scale"), w.dtype)
             b = to_float64(read_tensor(data_dir, w, "bias"), w.dtype)
-        ref = reference(w, x, s, b)
-        del x
+        extras = {k: to_float64(v, "f32" if k == "mask" else w.dtype)
+                  for k, v in read_extras(data_dir, w).items()}
+        ref = reference(w, x, s, b, extras)
+        del x, extras
         target, tol = target_and_tolerance(w, ref)
         for r in mine:
             path = os.path.join(out_dir, r["out"])
@@ -309,6 +335,10 @@ def main():
         good = [r for r in rs if r["status"] == "ok" and r.get("correct")]
         return (min(good, key=lambda r: r["time_ns"]) if good else None), rs
 
+    def cells_simdax_na(wid, t):
+        rs = best("simdax", wid, t)[1]
+        return bool(rs) and not any(r["status"] == "ok" for r in rs)
+
     # Rows a peer cannot run, grouped by reason: one note lists them all.
     na_rows = {}
     for w in workloads:
@@ -361,6 +391,8 @@ def main():
                     cells[key] = b
                 elif not rs:
                     cell = "not run"
+                elif key == "simdax" and not any(r["status"] == "ok" for r in rs):
+                    cell = "-"  # an op simdax_peer has no call for yet
                 else:
                     wrong = [r for r in rs if r["status"] == "ok"]
                     if wrong:
@@ -389,7 +421,8 @@ def main():
                     speedups.append((w.id, t, sp, pname))
                     summary[(w.id, t)] = (cells["simdax"]["time_ns"], pt, pname)
                 else:
-                    row.append("simdax not timed")
+                    row.append("-" if cells_simdax_na(w.id, t) else "simdax not timed")
+                    summary[(w.id, t)] = (None, pt, pname)
             else:
                 row += ["none", "-"]
             lines.append("| " + " | ".join(row) + " |")

@@ -25,24 +25,72 @@ import ml_dtypes
 import numpy as np
 
 from peers_common import (ALPHA, BETA, EPSILON, ResultWriter, load_workloads, out_name,
-                          pop_only, read_tensor, time_call)
+                          pop_only, read_extras, read_tensor, time_call)
 
 NP = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16}
 
 
 def candidates(w, scale, bias):
-    """[(impl, note, fn)]; every fn is jitted; f32-upcast variants for 16-bit
-    dtypes (XLA's CPU backend may compute or accumulate in the narrow type)."""
+    """[(impl, note, fn(x, extras))]; every fn is jitted, extras (mask,
+    skip: device arrays) passed as arguments, not baked-in constants;
+    f32-upcast variants for 16-bit dtypes (XLA's CPU backend may compute or
+    accumulate in the narrow type)."""
     axes = tuple(sorted(w.axes))
     dt = NP[w.dtype]
     out = []
 
-    def both(impl, note, fn):
-        out.append((impl, note, fn))
+    def both(impl, note, fn, with_extras=False):
+        f2 = fn if with_extras else (lambda x, e, fn=fn: fn(x))
+        out.append((impl, note, f2))
         if w.dtype != "f32":
             out.append((impl + " f32 upcast", "emulated: f32 upcast" + ("; " + note if note else ""),
-                        lambda x: fn(x.astype(jnp.float32)).astype(dt)))
+                        lambda x, e: f2(x.astype(jnp.float32), {
+                            k: v.astype(jnp.float32) for k, v in e.items()}).astype(dt)))
 
+    if w.op == "attn_softmax":
+        def attn(x, e):
+            z = x * jnp.asarray(w.scale, x.dtype)
+            if "mask" in e:
+                z = z + e["mask"].astype(x.dtype)
+            return jax.nn.softmax(z, axis=-1)
+
+        both("jax.nn.softmax(x*scale+mask)", "additive mask argument (f32%s)" % (
+            "; causal: the additive mask" if w.causal else ""), attn, True)
+        if w.causal:
+            sq, skv = w.shape[-2], w.shape[-1]
+
+            def causal(x, e):
+                vis = jnp.arange(skv)[None, :] <= jnp.arange(sq)[:, None] + (skv - sq)
+                return jax.nn.softmax(x * jnp.asarray(w.scale, x.dtype), axis=-1, where=vis)
+
+            both("jax.nn.softmax(where=causal)", "causal as softmax's where= (masked outputs 0)",
+                 causal, True)
+        return out
+    if w.op in ("layer_norm", "skip_layer_norm", "rms_norm"):
+        g = jnp.asarray(scale)
+        b = jnp.asarray(bias)
+        eps = w.eps
+
+        def norm(x, e):
+            if w.op == "skip_layer_norm":
+                x = x + e["skip"]
+            if w.op == "rms_norm":
+                ms = jnp.mean(x * x, axis=-1, keepdims=True)
+                return x * jax.lax.rsqrt(ms + jnp.asarray(eps, x.dtype)) * g.astype(x.dtype)
+            m = jnp.mean(x, axis=-1, keepdims=True)
+            d = x - m
+            v = jnp.mean(d * d, axis=-1, keepdims=True)
+            return d * jax.lax.rsqrt(v + jnp.asarray(eps, x.dtype)) * g.astype(x.dtype) \
+                + b.astype(x.dtype)
+
+        if w.op == "rms_norm":
+            both("x*rsqrt(mean(x^2)+eps)*g", "composite: x * rsqrt(mean(x*x) + eps) * gamma",
+                 norm, True)
+        else:
+            both("%smean/var composite" % ("x+skip, " if w.op == "skip_layer_norm" else ""),
+                 "composite: (x-mean)*rsqrt(mean((x-mean)^2)+eps)*gamma+beta"
+                 + ("; x + skip first" if w.op == "skip_layer_norm" else ""), norm, True)
+        return out
     if w.op == "log_softmax":
         both("jax.nn.log_softmax", "", lambda x: jax.nn.log_softmax(x, axis=axes))
     elif w.op == "softmax":
@@ -51,7 +99,7 @@ def candidates(w, scale, bias):
         if len(axes) == 1:
             a = axes[0]
             out.append(("one_hot(argmax)", "composite: one_hot(argmax(x, axis))",
-                        lambda x: jax.nn.one_hot(jnp.argmax(x, axis=a), w.shape[a], axis=a,
+                        lambda x, e: jax.nn.one_hot(jnp.argmax(x, axis=a), w.shape[a], axis=a,
                                                  dtype=x.dtype)))
     elif w.op == "mvn":
         s = None if scale is None else jnp.asarray(scale)
@@ -103,15 +151,17 @@ def main():
                       reason="no jax op for this axis set")
             continue
         x = jax.device_put(xa.view(NP[w.dtype]))
+        ex = {k: jax.device_put(v if k == "mask" else v.view(NP[w.dtype]))
+              for k, v in read_extras(data_dir, w).items()}
         for impl, note, fn in cands:
             f = jax.jit(fn)
             try:
-                y = np.asarray(f(x).block_until_ready())
+                y = np.asarray(f(x, ex).block_until_ready())
             except Exception as err:  # noqa: BLE001
                 res.write(w, threads, impl, note, "unsupported", memcpy_ns=memcpy_ns,
                           reason=str(err).split("\n")[0][:200])
                 continue
-            ns = time_call(lambda: f(x).block_until_ready())
+            ns = time_call(lambda: f(x, ex).block_until_ready())
             name = out_name("jax", w, threads, impl)
             y.view(xa.dtype).tofile(os.path.join(out_dir, name))
             res.write(w, threads, impl, note, "ok", ns, memcpy_ns, name)

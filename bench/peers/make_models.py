@@ -6,8 +6,13 @@ workload, MODEL_DIR/identity.onnx (4 floats: the binding's per-call
 overhead) and MODEL_DIR/manifest.json, which lists for each workload its
 candidates: file, impl, note, upcast (emulation that runs only when no native
 candidate loads), io dtype (always the workload's). Default domain opset 17
-(LayerNormalization's first; ReduceMean still takes axes as an attribute). Scale/Bias are initializers read from
+(LayerNormalization's first; ReduceMean still takes axes as an attribute);
+a model with RMSNormalization imports opset 23, one with a com.microsoft op
+(SkipLayerNormalization) that domain too. Scale/Bias are initializers read from
 DATA_DIR. MVN epsilon 1e-5, HardSigmoid alpha 0.2, beta 0.5.
+Inputs: x, and for the transformer rows the extra inputs ort_peer.py binds
+by name: "mask" (the additive f32 mask, causal rows too) and "skip" (x's
+shape and dtype).
 """
 import json
 import os
@@ -26,17 +31,31 @@ NP = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16}
 
 
 class Graph:
-    def __init__(self):
+    def __init__(self, io="f32", cdt="f32"):
         self.nodes, self.inits, self.n = [], [], 0
+        self.io, self.cdt = io, cdt  # the model's input/output and compute dtypes
+        self.extra = []  # value infos of inputs beside x
+        self.opset = OPSET
+        self.domains = set()  # non-default domains used
+        self.checkable = True  # False: an op onnx has no schema for
 
     def name(self, base):
         self.n += 1
         return "%s_%d" % (base, self.n)
 
-    def op(self, op_type, inputs, **attrs):
+    def op(self, op_type, inputs, domain="", **attrs):
         out = self.name(op_type.lower())
-        self.nodes.append(helper.make_node(op_type, inputs, [out], **attrs))
+        self.nodes.append(helper.make_node(op_type, inputs, [out], domain=domain or None, **attrs))
+        if domain:
+            self.domains.add(domain)
+            self.checkable = False
         return out
+
+    def input(self, name, dtype, shape):
+        """An extra graph input (dtype: f32/f16/bf16), cast to the compute
+        dtype when that differs."""
+        self.extra.append(helper.make_tensor_value_info(name, ELEM[dtype], shape))
+        return name if dtype == self.cdt else self.op("Cast", [name], to=ELEM[self.cdt])
 
     def const(self, array, base="c"):
         name = self.name(base)
@@ -45,11 +64,14 @@ class Graph:
 
     def model(self, in_name, in_type, out_name, out_type, shape):
         self.nodes.append(helper.make_node("Identity", [out_name], ["y"]))
-        g = helper.make_graph(self.nodes, "peer", [helper.make_tensor_value_info(in_name, in_type, shape)],
+        g = helper.make_graph(self.nodes, "peer",
+                              [helper.make_tensor_value_info(in_name, in_type, shape)] + self.extra,
                               [helper.make_tensor_value_info("y", out_type, shape)], self.inits)
-        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", OPSET)])
-        m.ir_version = 8
-        onnx.checker.check_model(m)
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", self.opset)] + [
+            helper.make_opsetid(d, 1) for d in sorted(self.domains)])
+        m.ir_version = 8 if self.opset <= 17 else 11
+        if self.checkable:
+            onnx.checker.check_model(m)
         return m
 
 
@@ -148,6 +170,75 @@ def builders(w, data_dir):
         out.append(("ReduceMean composite",
                     "composite: ReduceMean, Sub, Mul, ReduceMean, Add eps, Sqrt, Div"
                     + (", Mul, Add" if sb else ""), composite))
+    elif w.op == "attn_softmax":
+        def attn(g, x, cdt):
+            z = g.op("Mul", [x, g.const(np.array(w.scale, NP[cdt]), "scale")])
+            if w.mask_shape is not None:
+                z = g.op("Add", [z, g.input("mask", "f32", w.mask_shape)])
+            return g.op("Softmax", [z], axis=rank - 1)
+
+        out.append(("Mul+Add+Softmax", "x*scale + mask input (f32%s), Softmax(axis=-1)" % (
+            "; causal: the additive mask" if w.causal else ""), attn))
+    elif w.op in ("layer_norm", "rms_norm", "skip_layer_norm"):
+        c = w.sb_shape
+        eps = w.eps
+
+        def gamma(g, cdt):
+            return g.const(sb_array(data_dir, w, "scale", cdt).reshape(c), "gamma")
+
+        def beta(g, cdt):
+            return g.const(sb_array(data_dir, w, "bias", cdt).reshape(c), "beta")
+
+        def src(g, x):
+            if w.op != "skip_layer_norm":
+                return x
+            return g.op("Add", [x, g.input("skip", g.io, w.shape)])
+
+        def ln_composite(g, x, cdt):
+            m = g.op("ReduceMean", [x], axes=axes, keepdims=1)
+            d = g.op("Sub", [x, m])
+            v = g.op("ReduceMean", [g.op("Mul", [d, d])], axes=axes, keepdims=1)
+            e = g.const(np.array(eps, NP[cdt]), "eps")
+            y = g.op("Div", [d, g.op("Sqrt", [g.op("Add", [v, e])])])
+            return g.op("Add", [g.op("Mul", [y, gamma(g, cdt)]), beta(g, cdt)])
+
+        if w.op == "skip_layer_norm":
+            def skip_ln(g, x, cdt):
+                s = g.input("skip", g.io, w.shape)
+                return g.op("SkipLayerNormalization", [x, s, gamma(g, cdt), beta(g, cdt)],
+                            domain="com.microsoft", epsilon=eps)
+
+            out.append(("com.microsoft.SkipLayerNormalization", "", skip_ln))
+        if w.op in ("layer_norm", "skip_layer_norm"):
+            out.append(("LayerNormalization" if w.op == "layer_norm" else "Add+LayerNormalization",
+                        "" if w.op == "layer_norm" else "x + skip, then LayerNormalization-17",
+                        lambda g, x, cdt: g.op("LayerNormalization", [
+                            src(g, x), gamma(g, cdt), beta(g, cdt)], axis=rank - 1, epsilon=eps)))
+            out.append(("ReduceMean composite" if w.op == "layer_norm" else "Add+ReduceMean composite",
+                        "composite: %sReduceMean, Sub, Mul, ReduceMean, Add eps, Sqrt, Div, Mul, Add"
+                        % ("Add skip, " if w.op == "skip_layer_norm" else ""),
+                        lambda g, x, cdt: ln_composite(g, src(g, x), cdt)))
+        if w.op == "rms_norm":
+            def rms23(g, x, cdt):
+                g.opset = 23
+                return g.op("RMSNormalization", [x, gamma(g, cdt)], axis=rank - 1, epsilon=eps)
+
+            def simplified(g, x, cdt):
+                g.checkable = False  # ORT's contrib op in the default domain: no onnx schema
+                return g.op("SimplifiedLayerNormalization", [x, gamma(g, cdt)], axis=rank - 1,
+                            epsilon=eps)
+
+            def rms_composite(g, x, cdt):
+                ms = g.op("ReduceMean", [g.op("Mul", [x, x])], axes=axes, keepdims=1)
+                e = g.const(np.array(eps, NP[cdt]), "eps")
+                y = g.op("Div", [x, g.op("Sqrt", [g.op("Add", [ms, e])])])
+                return g.op("Mul", [y, gamma(g, cdt)])
+
+            out.append(("RMSNormalization-23", "", rms23))
+            out.append(("SimplifiedLayerNormalization", "ORT's contrib op (its RMSNorm kernel)",
+                        simplified))
+            out.append(("ReduceMean composite",
+                        "composite: Mul, ReduceMean, Add eps, Sqrt, Div, Mul gamma", rms_composite))
     elif w.op == "hard_sigmoid":
         out.append(("HardSigmoid", "", lambda g, x, cdt: g.op("HardSigmoid", [x], alpha=ALPHA,
                                                                 beta=BETA)))
@@ -165,7 +256,7 @@ def main():
             if w.dtype != "f32":
                 variants.append(("upcast", w.dtype, "f32"))
             for kind, io, cdt in variants:
-                g = Graph()
+                g = Graph(io, cdt)
                 x = "x"
                 if io != cdt:
                     x = g.op("Cast", [x], to=ELEM[cdt])

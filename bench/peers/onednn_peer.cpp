@@ -20,6 +20,17 @@
 //                [1, N*C, ...] view with Scale/Bias tiled N times at setup.
 //   HardSigmoid: eltwise_linear (alpha, beta) then eltwise_clip(0, 1) in
 //                place (3.x takes no post-ops on eltwise).
+//   attention softmax (softmax(x*scale + mask)): binary_add(x, mask) with
+//                a runtime src0 scale, or eltwise_linear(scale) then
+//                binary_add(mask) in place (f32 mask, broadcast; the causal
+//                rows' mask too), into a buffer, then softmax_accurate over
+//                the last axis into the output. (eltwise_linear with a
+//                binary_add post-op runs ref:any here: not timed.)
+//   LayerNorm:   layer_normalization over the last axis, gamma/beta as f32
+//                scale/shift. RMSNorm: layer_normalization with
+//                normalization_flags::rms_norm and scale.
+//   SkipLayerNorm: binary_add x + skip into a buffer, then
+//                layer_normalization (oneDNN has no fused skip).
 //   f16/bf16: the primitives' own f16/bf16 kernels where this CPU has them
 //                (src/dst in the workload's type, Scale/Bias in f32).
 //                And always the f32 upcast: reorder to f32, the f32 pipeline,
@@ -128,6 +139,7 @@ std::vector<std::string> variants(const peers::Workload& w) {
         return {"native", "permute"};
     }
     if (w.op == "hard_sigmoid") return {"two"};
+    if (w.op == "attn_softmax") return {"binary", "linear"};
     return {"native"};
 }
 
@@ -170,6 +182,84 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
         p.note =
             "emulated: reorder to [kept, reduced] (a permute), softmax over the "
             "flattened reduced axes, reorder back";
+        return;
+    }
+
+    if (w.op == "attn_softmax") {
+        // variant "binary": binary_add(x, mask) with a runtime scale on
+        // src0; "linear": eltwise_linear(scale) then binary_add(mask) in
+        // place. (eltwise_linear with a binary_add post-op runs ref:any, ~200x
+        // slower here.) Either into a buffer, then softmax.
+        memory tmp(md, p.eng);
+        const std::vector<int64_t> ms = w.has_mask() ? w.mask_shape() : std::vector<int64_t>();
+        const memory::desc mmd = plain(memory::dims(ms.begin(), ms.end()), dt::f32);
+        const memory mask = w.has_mask() ? memory(mmd, p.eng, in.mask.data()) : memory();
+        if (variant == "binary" && w.has_mask()) {
+            dnnl::primitive_attr attr;
+            attr.set_scales_mask(DNNL_ARG_SRC_0, 0);
+            dnnl::binary::primitive_desc bpd(p.eng, dnnl::algorithm::binary_add, md, mmd, md, attr);
+            p.keep.push_back({w.scale()});
+            const memory sc(plain({1}, dt::f32), p.eng, p.keep.back().data());
+            p.add(bpd, dnnl::binary(bpd),
+                  {{DNNL_ARG_SRC_0, src}, {DNNL_ARG_SRC_1, mask}, {DNNL_ARG_DST, tmp},
+                   {DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC_0, sc}});
+            p.impl = "binary_add(scale*x, mask)";
+            p.note = "x*scale + mask by one binary_add with a runtime src0 scale";
+        } else {
+            dnnl::eltwise_forward::primitive_desc lin(p.eng, fwd, dnnl::algorithm::eltwise_linear, md, md,
+                                                      w.scale(), 0.f);
+            p.add(lin, dnnl::eltwise_forward(lin), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, tmp}});
+            p.impl = "eltwise_linear(scale)";
+            p.note = "x*scale by eltwise_linear";
+            if (w.has_mask()) {
+                dnnl::binary::primitive_desc bpd(p.eng, dnnl::algorithm::binary_add, md, mmd, md);
+                p.add(bpd, dnnl::binary(bpd), {{DNNL_ARG_SRC_0, tmp}, {DNNL_ARG_SRC_1, mask}, {DNNL_ARG_DST, tmp}});
+                p.impl += " + binary_add(mask) in place";
+                p.note += ", + mask by binary_add in place";
+            }
+        }
+        dnnl::softmax_forward::primitive_desc sm(p.eng, fwd, dnnl::algorithm::softmax_accurate, md, md,
+                                                 rank - 1);
+        p.add(sm, dnnl::softmax_forward(sm), {{DNNL_ARG_SRC, tmp}, {DNNL_ARG_DST, dst}});
+        p.impl += " + softmax accurate";
+        p.note += std::string(" (f32 mask") + (w.causal() ? ", the causal rows' additive mask" : "") +
+                  ") into a buffer, then softmax over the last axis";
+        return;
+    }
+
+    if (w.op == "layer_norm" || w.op == "rms_norm" || w.op == "skip_layer_norm") {
+        const memory::dim group = dims[rank - 1], groups = w.count() / group;
+        const memory::desc flat = plain({groups, group}, type);
+        const bool rms = w.op == "rms_norm";
+        auto flags = dnnl::normalization_flags::use_scale;
+        if (rms)
+            flags = flags | dnnl::normalization_flags::rms_norm;
+        else
+            flags = flags | dnnl::normalization_flags::use_shift;
+        dnnl::layer_normalization_forward::primitive_desc pd(p.eng, fwd, flat, flat, w.eps(), flags);
+        memory x = memory(flat, p.eng, src.get_data_handle());
+        p.impl = rms ? "layer_normalization(rms_norm)" : "layer_normalization";
+        if (w.op == "skip_layer_norm") {
+            const memory::desc skd = plain({groups, group}, to_dt(w.dtype));
+            memory sum(flat, p.eng);
+            dnnl::binary::primitive_desc bpd(p.eng, dnnl::algorithm::binary_add, flat, skd, flat);
+            p.add(bpd, dnnl::binary(bpd), {{DNNL_ARG_SRC_0, x},
+                                           {DNNL_ARG_SRC_1, memory(skd, p.eng, in.skip.data())},
+                                           {DNNL_ARG_DST, sum}});
+            x = sum;
+            p.impl = "binary_add(skip) + layer_normalization";
+            p.note = "x + skip by binary_add into a buffer, then layer_normalization (no fused skip)";
+        }
+        p.keep.push_back(to_f32(in.scale, w.dtype, group));
+        std::unordered_map<int, memory> args{{DNNL_ARG_SRC, x},
+                                             {DNNL_ARG_DST, memory(flat, p.eng, dst.get_data_handle())}};
+        const memory::desc smd = plain({group}, dt::f32);
+        args[DNNL_ARG_SCALE] = memory(smd, p.eng, p.keep.back().data());
+        if (!rms) {
+            p.keep.push_back(to_f32(in.bias, w.dtype, group));
+            args[DNNL_ARG_SHIFT] = memory(smd, p.eng, p.keep.back().data());
+        }
+        p.add(pd, dnnl::layer_normalization_forward(pd), args);
         return;
     }
 

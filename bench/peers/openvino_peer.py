@@ -17,8 +17,9 @@ Two figures per candidate:
   in the performance counters (PERF_COUNT, infer_request.profiling_info) of
   each call, by the same rule, in a model compiled with PERF_COUNT. It
   leaves out work outside the nodes: on large tensors infer() takes up to
-  2-3x that sum (LN2: 19 ms against 8.5 ms), far more than Python's ~10 µs
-  per call, so it is listed beside the wall time, not compared.
+  2-3x that sum (M2, named LN2 before issue 35: 19 ms against 8.5 ms), far
+  more than Python's ~10 µs per call, so it is listed beside the wall time,
+  not compared.
 OpenVINO's CPU plugin picks its kernels by CPUID and has no ISA cap that a
 user can set.
 """
@@ -30,7 +31,7 @@ import numpy as np
 import openvino as ov
 
 from peers_common import (ALPHA, BETA, EPSILON, ResultWriter, load_workloads, out_name,
-                          pop_only, read_tensor, time_call_batches, own_time)
+                          pop_only, read_extras, read_tensor, time_call_batches, own_time)
 
 # The newest opset module that has every op used here (opset17's module
 # holds only what opset17 added).
@@ -58,15 +59,73 @@ def i64(v):
 
 
 def graphs(w, scale, bias):
-    """[(impl, note, fn(param) -> output node)] for workload w."""
+    """[(impl, note, fn(param, extras) -> output node)] for workload w;
+    extras: the Parameters beside x by name (mask f32, skip)."""
     rank = len(w.shape)
     axes = sorted(w.axes)
     out = []
+    if w.op == "attn_softmax":
+        def attn(x, p):
+            z = OPS.multiply(x, const(w.scale, w.dtype))
+            if "mask" in p:
+                m = p["mask"] if w.dtype == "f32" else OPS.convert(p["mask"], OVT[w.dtype])
+                z = OPS.add(z, m)
+            return OPS.softmax(z, rank - 1)
+
+        out.append(("Multiply+Add+Softmax", "x*scale + mask Parameter (f32%s), Softmax(-1)" % (
+            "; causal: the additive mask" if w.causal else ""), attn))
+        return out
+    if w.op in ("layer_norm", "skip_layer_norm", "rms_norm"):
+        eps = w.eps
+
+        def dt_of(x):  # the compute dtype of a node: f32, or the row's own
+            return "f32" if x.get_element_type() == ov.Type.f32 else w.dtype
+
+        def src(x, p):
+            if w.op != "skip_layer_norm":
+                return x
+            s = p["skip"]
+            return OPS.add(x, s if dt_of(x) == w.dtype else OPS.convert(s, "f32"))
+
+        def rms(x, p):
+            d = dt_of(x)
+            ms = OPS.reduce_mean(OPS.multiply(x, x), i64([-1]), True)
+            return OPS.multiply(OPS.divide(x, OPS.sqrt(OPS.add(ms, const(eps, d)))), const(scale, d))
+
+        def rms_pow(x, p):
+            d = dt_of(x)
+            ms = OPS.reduce_mean(OPS.power(x, const(2.0, d)), i64([-1]), True)
+            inv = OPS.power(OPS.add(ms, const(eps, d)), const(-0.5, d))
+            return OPS.multiply(OPS.multiply(x, inv), const(scale, d))
+
+        def ln(x, p):
+            d = dt_of(x)
+            y = OPS.mvn(src(x, p), i64([-1]), True, eps, "inside_sqrt")
+            return OPS.add(OPS.multiply(y, const(scale, d)), const(bias, d))
+
+        if w.op == "rms_norm":
+            cands = [("RMS composite x/sqrt(mean(x*x)+eps)*g",
+                      "composite: Multiply, ReduceMean, Add, Sqrt, Divide, Multiply (opset%d has no "
+                      "RMS op; the CPU plugin may fuse it into its internal RMS)" % OPSET, rms),
+                     ("RMS composite x*pow(mean(x^2)+eps,-0.5)*g",
+                      "composite: Power 2, ReduceMean, Add, Power -0.5, Multiply, Multiply (the "
+                      "pattern of the CPU plugin's RMSFusion)", rms_pow)]
+        else:
+            cands = [("%sMVN+Multiply+Add" % ("Add+" if w.op == "skip_layer_norm" else ""),
+                      "LayerNorm as MVN(axis -1, eps inside sqrt) * gamma + beta" +
+                      ("; x + skip first" if w.op == "skip_layer_norm" else ""), ln)]
+        for impl, note, fn in cands:
+            out.append((impl, note, fn))
+            if w.dtype != "f32":  # the plugin's bf16 MVN fails the check (M2b, LN2b)
+                out.append((impl + " f32 upcast", "emulated: Convert to f32 in the model, then "
+                            "Convert back; " + note,
+                            lambda x, p, fn=fn: OPS.convert(fn(OPS.convert(x, "f32"), p), w.dtype)))
+        return out
     if w.op in ("log_softmax", "softmax"):
         single = OPS.log_softmax if w.op == "log_softmax" else OPS.softmax
         name = "LogSoftmax" if w.op == "log_softmax" else "Softmax"
         if len(axes) == 1:
-            out.append((name, "", lambda x: single(x, axes[0])))
+            out.append((name, "", lambda x, p: single(x, axes[0])))
         else:
             kept = [a for a in range(rank) if a not in axes]
             perm = kept + axes
@@ -91,10 +150,11 @@ def graphs(w, scale, bias):
 
             out.append(("Transpose+%s+Transpose" % name,
                         "emulated: Transpose, %s over the flattened axes, Transpose back" % name,
-                        permuted))
+                        lambda x, p: permuted(x)))
             out.append(("ReduceMax/Exp/ReduceSum composite",
                         "composite: ReduceMax, Subtract, Exp, ReduceSum, %s" %
-                        ("Divide" if w.op == "softmax" else "Log, Subtract"), composite))
+                        ("Divide" if w.op == "softmax" else "Log, Subtract"),
+                        lambda x, p: composite(x)))
     elif w.op == "hardmax":
         if len(axes) == 1:
             a = axes[0]
@@ -105,7 +165,7 @@ def graphs(w, scale, bias):
                 return OPS.one_hot(idx, i64(w.shape[a]), const(1, w.dtype), const(0, w.dtype), a)
 
             out.append(("TopK+OneHot", "composite (OpenVINO has no Hardmax): one-hot of TopK(k=1) "
-                        "indices", hardmax))
+                        "indices", lambda x, p: hardmax(x)))
     elif w.op == "mvn":
         def mvn(x):
             y = OPS.mvn(x, i64(axes), True, EPSILON, "inside_sqrt")
@@ -113,26 +173,38 @@ def graphs(w, scale, bias):
                 y = OPS.add(OPS.multiply(y, const(scale, w.dtype)), const(bias, w.dtype))
             return y
 
-        out.append(("MVN" + ("+Multiply+Add" if scale is not None else ""), "", mvn))
+        out.append(("MVN" + ("+Multiply+Add" if scale is not None else ""), "",
+                    lambda x, p: mvn(x)))
     elif w.op == "hard_sigmoid":
-        out.append(("HardSigmoid", "", lambda x: OPS.hard_sigmoid(
+        out.append(("HardSigmoid", "", lambda x, p: OPS.hard_sigmoid(
             x, const(ALPHA, w.dtype), const(BETA, w.dtype))))
     return out
 
 
-def compiled(core, w, fn, threads, hint, perf):
+def extra_params(w, extras):
+    """The Parameters beside x, in the order of extras (mask f32, skip)."""
+    return {k: OPS.parameter(list(v.shape), ov.Type.f32 if k == "mask" else OVT[w.dtype], name=k)
+            for k, v in extras.items()}
+
+
+def compiled(core, w, fn, threads, hint, perf, extras):
     x = OPS.parameter(w.shape, OVT[w.dtype], name="x")
-    model = ov.Model([fn(x)], [x], "peer")
+    p = extra_params(w, extras)
+    model = ov.Model([fn(x, p)], [x] + list(p.values()), "peer")
     return core.compile_model(model, "CPU", {
         "NUM_STREAMS": "1", "INFERENCE_NUM_THREADS": str(threads),
         "PERFORMANCE_HINT": "LATENCY", "INFERENCE_PRECISION_HINT": hint,
         "PERF_COUNT": "YES" if perf else "NO"})
 
 
-def request(cm, w, x, y):
-    """An infer request with input x and preallocated output y bound."""
+def request(cm, w, x, y, extras):
+    """An infer request with input x (and the extras, in Parameter order)
+    and preallocated output y bound."""
     r = cm.create_infer_request()
-    r.set_input_tensor(ov.Tensor(x, w.shape, OVT[w.dtype]))
+    r.set_input_tensor(0, ov.Tensor(x, w.shape, OVT[w.dtype]))
+    for i, (k, v) in enumerate(extras.items()):
+        r.set_input_tensor(i + 1, ov.Tensor(v, list(v.shape), ov.Type.f32 if k == "mask"
+                                            else OVT[w.dtype]))
     r.set_output_tensor(ov.Tensor(y, w.shape, OVT[w.dtype]))
     return r
 
@@ -164,6 +236,7 @@ def main():
                 else read_tensor(data_dir, w, "scale")
             bias = read_tensor(data_dir, w, "bias").view(NP[w.dtype]) if w.dtype == "bf16" \
                 else read_tensor(data_dir, w, "bias")
+        extras = {k: np.ascontiguousarray(v) for k, v in read_extras(data_dir, w).items()}
         cands = graphs(w, scale, bias)
         for t in threads_list:
             if not cands:
@@ -176,14 +249,16 @@ def main():
                     name_impl = "%s, precision hint %s" % (impl, hint)
                     y = np.zeros_like(x)
                     try:
-                        req = request(compiled(core, w, fn, t, hint, True), w, x, y)
+                        req = request(compiled(core, w, fn, t, hint, True, extras), w, x, y,
+                                      extras)
                         per_call = []
 
                         def run(req=req, per_call=per_call):
                             req.infer(share_outputs=True)
                             per_call.append(own_ns(req))
                         _, k, batches = time_call_batches(run)
-                        plain = request(compiled(core, w, fn, t, hint, False), w, x, y)
+                        plain = request(compiled(core, w, fn, t, hint, False, extras), w, x, y,
+                                        extras)
                         ns = time_call_batches(lambda: plain.infer(share_outputs=True))[0]
                     except Exception as err:  # noqa: BLE001 - the reason is the cell's note
                         res.write(w, t, name_impl, note, "unsupported",

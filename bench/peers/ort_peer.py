@@ -26,7 +26,7 @@ import types
 import numpy as np
 import onnxruntime as ort
 
-from peers_common import (ResultWriter, load_workloads, out_name, read_tensor,
+from peers_common import (ResultWriter, load_workloads, out_name, read_extras, read_tensor,
                           pop_only, time_call_batches, own_time)
 
 BFLOAT16 = 16  # onnx.TensorProto.BFLOAT16
@@ -58,10 +58,14 @@ def ortvalue(a):
     return ort.OrtValue.ortvalue_from_numpy(a)
 
 
-def bound(sess, x, preallocated):
-    """An io_binding of x and the output (ours, or ORT's if preallocated is None)."""
+def bound(sess, x, preallocated, extras=None):
+    """An io_binding of x, the model's other inputs (mask, skip: by name from
+    extras) and the output (ours, or ORT's if preallocated is None)."""
     b = sess.io_binding()
     b.bind_ortvalue_input("x", ortvalue(x))
+    for i in sess.get_inputs():
+        if i.name != "x":
+            b.bind_ortvalue_input(i.name, ortvalue(extras[i.name]))
     if preallocated is None:
         b.bind_output("y", "cpu")
     else:
@@ -80,13 +84,13 @@ def model_runs_ns(sess):
     return [e["dur"] * 1e3 + PROFILE_TRUNCATION_NS for e in runs]
 
 
-def time_profiled(sess, x, outputs):
+def time_profiled(sess, x, outputs, extras=None):
     """Times each output binding (a preallocated array or None) in one
     profiled session: [(own ns, output array)]."""
     runs = [0]
     timed = []
     for pre in outputs:
-        b = bound(sess, x, pre)
+        b = bound(sess, x, pre, extras)
 
         def run(b=b):
             runs[0] += 1
@@ -102,9 +106,9 @@ def time_profiled(sess, x, outputs):
     return [(own_time(per_call, first, k, batches), y) for first, k, batches, y in timed]
 
 
-def call_ns(model, threads, x, pre):
+def call_ns(model, threads, x, pre, extras=None):
     sess = session(model, threads)
-    b = bound(sess, x, pre)
+    b = bound(sess, x, pre, extras)
     return time_call_batches(lambda: sess.run_with_iobinding(b))[0]
 
 
@@ -131,6 +135,7 @@ def main():
         if only and w.id not in only:
             continue
         x = read_tensor(data_dir, w, "in")  # bfloat16 as its uint16 bits
+        extras = {k: np.ascontiguousarray(v) for k, v in read_extras(data_dir, w).items()}
         entries = manifest.get(w.id, [])
         if not entries:
             for t in threads_list:
@@ -159,7 +164,7 @@ def main():
                 if w.dtype != "bf16":  # the Python API cannot fetch a bfloat16 OrtValue
                     outputs.append(("ORT-allocated output", None))
                 try:
-                    timed = time_profiled(sess, x, [o for _, o in outputs])
+                    timed = time_profiled(sess, x, [o for _, o in outputs], extras)
                 except Exception as err:  # noqa: BLE001
                     recs.append((e["impl"], e["note"], "error", None, None, str(err)[:200], extra))
                     continue
@@ -175,7 +180,8 @@ def main():
                 del sess
             if fastest:
                 rec, model, pre = fastest
-                rec[6]["call_ns"] = call_ns(model, t, x, pre if pre is None else np.empty_like(x))
+                rec[6]["call_ns"] = call_ns(model, t, x, pre if pre is None else np.empty_like(x),
+                                            extras)
             for impl, note, status, own, name, reason, extra in recs:
                 res.write(w, t, impl, note, status, own, None, name, reason, extra=extra)
     res.close()

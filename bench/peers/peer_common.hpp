@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -26,10 +27,36 @@ constexpr double kTimeBudgetNs = 150e6;
 constexpr int kMinSamples = 5;
 constexpr int kMaxSamples = 61;
 
+inline std::vector<int64_t> parse_dims(const std::string& s);
+
 struct Workload {
     std::string id, op, dtype;
     std::vector<int64_t> shape, sb_shape;
     std::vector<int> axes;
+    std::map<std::string, std::string> params;  // the optional 7th column
+
+    std::string param(const std::string& k, const std::string& dflt = "") const {
+        auto it = params.find(k);
+        return it == params.end() ? dflt : it->second;
+    }
+    // attn_softmax: the factor on the scores; the norms: epsilon.
+    float scale() const { return std::stof(param("scale", "1")); }
+    float eps() const { return std::stof(param("eps", "1e-5")); }
+    bool causal() const { return param("causal", "0") == "1"; }
+    // The additive f32 mask's shape (<id>.mask): mask=, or 1x1xSqxSkv for a
+    // causal row; empty for none.
+    std::vector<int64_t> mask_shape() const {
+        if (params.count("mask")) return parse_dims(params.at("mask"));
+        if (causal()) return {1, 1, shape[shape.size() - 2], shape.back()};
+        return {};
+    }
+    int64_t mask_count() const {
+        int64_t n = 1;
+        for (int64_t d : mask_shape()) n *= d;
+        return n;
+    }
+    bool has_mask() const { return op == "attn_softmax" && !mask_shape().empty(); }
+    bool has_skip() const { return op == "skip_layer_norm"; }
 
     int64_t count() const {
         int64_t n = 1;
@@ -63,11 +90,21 @@ inline std::vector<Workload> load_workloads(const std::string& path) {
     while (std::getline(f, line)) {
         line = line.substr(0, line.find('#'));
         std::stringstream ss(line);
-        std::string id, op, dtype, shape, axes, sb;
+        std::string id, op, dtype, shape, axes, sb, params, extra;
         if (!(ss >> id)) continue;
         if (!(ss >> op >> dtype >> shape >> axes >> sb))
             throw std::runtime_error("bad workload line: " + line);
-        Workload w{id, op, dtype, parse_dims(shape), parse_dims(sb), {}};
+        Workload w{id, op, dtype, parse_dims(shape), parse_dims(sb), {}, {}};
+        if ((ss >> params) && params != "-") {  // key=value,key=value
+            std::stringstream ps(params);
+            std::string kv;
+            while (std::getline(ps, kv, ',')) {
+                const size_t eq = kv.find('=');
+                if (eq == std::string::npos) throw std::runtime_error("bad parameter " + kv + ": " + line);
+                w.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+            }
+        }
+        if (ss >> extra) throw std::runtime_error("bad workload line: " + line);
         if (axes != "-") {
             std::stringstream as(axes);
             std::string a;
@@ -119,8 +156,10 @@ inline void write_file(const std::string& path, const void* data, size_t bytes) 
     if (!f) throw std::runtime_error("cannot write " + path);
 }
 
+// in (and skip): x's shape and dtype; scale, bias: the S/B shape in the
+// workload's dtype; mask: the attn_softmax mask, always f32.
 struct Inputs {
-    Buffer in, scale, bias;
+    Buffer in, scale, bias, mask, skip;
 };
 
 inline Inputs load_inputs(const std::string& data_dir, const Workload& w) {
@@ -130,6 +169,8 @@ inline Inputs load_inputs(const std::string& data_dir, const Workload& w) {
         d.scale = read_file(data_dir + "/" + w.id + ".scale", size_t(w.sb_count()) * w.elem_size());
         d.bias = read_file(data_dir + "/" + w.id + ".bias", size_t(w.sb_count()) * w.elem_size());
     }
+    if (w.has_mask()) d.mask = read_file(data_dir + "/" + w.id + ".mask", size_t(w.mask_count()) * 4);
+    if (w.has_skip()) d.skip = read_file(data_dir + "/" + w.id + ".skip", w.bytes());
     return d;
 }
 

@@ -27,13 +27,41 @@ MAX_SAMPLES = 61
 
 
 class Workload:
-    def __init__(self, wid, op, dtype, shape, axes, sb_shape):
+    def __init__(self, wid, op, dtype, shape, axes, sb_shape, params=None):
         self.id = wid
         self.op = op
         self.dtype = dtype
         self.shape = shape
         self.axes = axes
         self.sb_shape = sb_shape
+        self.params = params or {}  # the 7th column, key -> value text
+
+    # attn_softmax / layer_norm / rms_norm / skip_layer_norm parameters
+    @property
+    def scale(self):
+        return float(self.params.get("scale", 1.0))
+
+    @property
+    def eps(self):
+        return float(self.params.get("eps", EPSILON))
+
+    @property
+    def causal(self):
+        return self.params.get("causal", "0") == "1"
+
+    @property
+    def mask_shape(self):
+        """Shape of the additive f32 mask (<id>.mask), or None: the mask=
+        parameter, or 1x1xSqxSkv for a causal row."""
+        if "mask" in self.params:
+            return _dims(self.params["mask"])
+        if self.causal:
+            return [1, 1, self.shape[-2], self.shape[-1]]
+        return None
+
+    @property
+    def has_skip(self):
+        return self.op == "skip_layer_norm"
 
     @property
     def count(self):
@@ -45,6 +73,8 @@ class Workload:
                                 ",".join(map(str, self.axes)) or "-")
         if self.sb_shape:
             s += " S/B " + "x".join(map(str, self.sb_shape))
+        if self.params:
+            s += " " + ",".join("%s=%s" % kv for kv in self.params.items())
         return s
 
 
@@ -60,11 +90,40 @@ def load_workloads(path=None):
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
-            wid, op, dtype, shape, axes, sb = line.split()
+            cols = line.split()
+            if len(cols) not in (6, 7):
+                raise ValueError("bad workload line: " + line)
+            wid, op, dtype, shape, axes, sb = cols[:6]
+            params = {}
+            if len(cols) == 7 and cols[6] != "-":
+                for kv in cols[6].split(","):
+                    k, v = kv.split("=", 1)
+                    params[k] = v
             out.append(Workload(wid, op, dtype, _dims(shape),
                                 [] if axes == "-" else [int(a) for a in axes.split(",")],
-                                _dims(sb)))
+                                _dims(sb), params))
     return out
+
+
+def make_mask(w):
+    """The additive float32 mask of an attn_softmax row (0 or -inf), or None."""
+    shape = w.mask_shape
+    if shape is None:
+        return None
+    m = np.zeros(shape, np.float32)
+    skv = shape[-1]
+    k = np.arange(skv)
+    if w.causal:
+        sq = shape[-2]
+        i = np.arange(sq)[:, None]
+        m[...] = np.where(k[None, :] <= i + (skv - sq), 0.0, -np.inf).astype(np.float32)
+    elif "pad" in w.params:
+        p = int(w.params["pad"])
+        for b in range(shape[0]):
+            m[b, ..., k >= skv - p * b] = -np.inf
+    elif "tail" in w.params:
+        m[..., k >= skv - int(w.params["tail"])] = -np.inf
+    return m
 
 
 # ------------------------------------------------------------ dtypes
@@ -104,9 +163,24 @@ def data_path(data_dir, w, what):
 
 
 def read_tensor(data_dir, w, what):
-    shape = w.shape if what == "in" else w.sb_shape
+    """in, skip: x's shape and dtype; scale, bias: the S/B shape; mask: the
+    mask shape, always float32."""
+    if what == "mask":
+        return np.fromfile(data_path(data_dir, w, what), dtype=np.float32).reshape(w.mask_shape)
+    shape = w.shape if what in ("in", "skip") else w.sb_shape
     return np.fromfile(data_path(data_dir, w, what),
                        dtype=storage_dtype(w.dtype)).reshape(shape)
+
+
+def read_extras(data_dir, w):
+    """The extra inputs of a row as stored: {"mask": f32 array} for an
+    attn_softmax row with a mask, {"skip": array} for skip_layer_norm."""
+    out = {}
+    if w.op == "attn_softmax" and w.mask_shape is not None:
+        out["mask"] = read_tensor(data_dir, w, "mask")
+    if w.has_skip:
+        out["skip"] = read_tensor(data_dir, w, "skip")
+    return out
 
 
 def out_name(peer, w, threads, impl):

@@ -57,8 +57,8 @@ simdax_operator* create(const peers::Workload& w) {
         od = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn};
     else if (w.op == "hard_sigmoid")
         od = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs};
-    else
-        throw std::runtime_error("unknown op " + w.op);
+    else  // an op this driver has no simdax call for (yet): n/a, the run goes on
+        throw peers::Unsupported("simdax_peer has no call for op " + w.op + " yet");
     simdax_operator* op = nullptr;
     check(simdax_operator_create(&od, &op), "simdax_operator_create");
     return op;

@@ -27,7 +27,7 @@ import torch
 import torch.nn.functional as F
 
 from peers_common import (ALPHA, BETA, EPSILON, ResultWriter, load_workloads, out_name,
-                          pop_only, read_tensor, time_call)
+                          pop_only, read_extras, read_tensor, time_call)
 
 TORCH_DT = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 
@@ -45,7 +45,56 @@ def to_bytes_array(t):
     return t.numpy()
 
 
-def candidates(w, x, scale, bias):
+def transformer_pure(w, scale, bias, ex):
+    """attn_softmax / layer_norm / rms_norm / skip_layer_norm as pure
+    functions of x (and, for f32 upcasts, of the f32 constants): [(impl,
+    note, fn(x, consts) -> y)], consts a dict of tensors of x's dtype."""
+    out = []
+    if w.op == "attn_softmax":
+        sc = w.scale
+        if "mask" in ex:
+            out.append(("softmax(x*scale+mask)", "additive mask, broadcast",
+                        lambda x, c: torch.softmax(x * sc + c["mask"], -1)))
+        if w.causal:
+            out.append(("masked_fill+softmax", "causal: (x*scale).masked_fill(upper, -inf)",
+                        lambda x, c: torch.softmax((x * sc).masked_fill(c["upper"], float("-inf")),
+                                                   -1)))
+    elif w.op in ("layer_norm", "skip_layer_norm"):
+        n = tuple(w.shape[len(w.shape) - len(w.axes):])
+        skip = w.op == "skip_layer_norm"
+        out.append(("layer_norm(x+skip)" if skip else "layer_norm", "F.layer_norm" +
+                    (" of x + skip" if skip else ""),
+                    lambda x, c: F.layer_norm(x + c["skip"] if skip else x, n, c["scale"],
+                                              c["bias"], w.eps)))
+    elif w.op == "rms_norm":
+        n = tuple(w.shape[len(w.shape) - len(w.axes):])
+        dims = tuple(w.axes)
+        out.append(("rms_norm", "F.rms_norm",
+                    lambda x, c: F.rms_norm(x, n, c["scale"], w.eps)))
+        out.append(("x*rsqrt(mean(x^2)+eps)*g", "composite: x * rsqrt(mean(x*x) + eps) * gamma",
+                    lambda x, c: x * torch.rsqrt((x * x).mean(dims, keepdim=True) + w.eps)
+                    * c["scale"]))
+    return out
+
+
+def transformer_consts(w, x, scale, bias, ex, dt):
+    """The constants of transformer_pure in dtype dt."""
+    c = {}
+    if scale is not None:
+        n = tuple(w.shape[len(w.shape) - len(w.axes):])
+        c["scale"] = scale.to(dt).reshape(n)
+        c["bias"] = bias.to(dt).reshape(n)
+    if "mask" in ex:  # 0 / -inf: exact in every dtype
+        c["mask"] = torch.from_numpy(ex["mask"].copy()).to(dt)
+    if w.causal:
+        sq, skv = w.shape[-2], w.shape[-1]
+        c["upper"] = torch.ones(sq, skv, dtype=torch.bool).triu(skv - sq + 1)
+    if "skip" in ex:
+        c["skip"] = to_torch(ex["skip"], w.dtype).to(dt)
+    return c
+
+
+def candidates(w, x, scale, bias, ex=None):
     """(impl, note, upcast, fn) tuples; fn() returns the output tensor."""
     dims = tuple(w.axes)
     out = torch.empty_like(x)
@@ -55,6 +104,15 @@ def candidates(w, x, scale, bias):
     def upcast(fn):
         return lambda: out.copy_(fn(x.float()))
 
+    if w.op in ("attn_softmax", "layer_norm", "rms_norm", "skip_layer_norm"):
+        c = transformer_consts(w, x, scale, bias, ex, dt)
+        c32 = transformer_consts(w, x, scale, bias, ex, torch.float32) if dt != torch.float32 else c
+        for impl, note, fn in transformer_pure(w, scale, bias, ex):
+            cands.append((impl, note, False, lambda fn=fn: fn(x, c)))
+            if dt != torch.float32:
+                cands.append((impl + " f32 upcast", "emulated: f32 upcast; " + note, True,
+                              upcast(lambda x32, fn=fn: fn(x32, c32))))
+        return cands
     if w.op in ("log_softmax", "softmax"):
         log = w.op == "log_softmax"
         if len(dims) == 1:
@@ -161,12 +219,24 @@ def candidates(w, x, scale, bias):
     return cands
 
 
-def compiled_candidates(w, x, scale, bias):
+def compiled_candidates(w, x, scale, bias, ex=None):
     """(impl, note, fn) tuples: the op as a pure function of x, for
     torch.compile; fn(x) returns a new tensor."""
     dims = tuple(w.axes)
     dt = x.dtype
     pure = []
+    if w.op in ("attn_softmax", "layer_norm", "rms_norm", "skip_layer_norm"):
+        c = transformer_consts(w, x, scale, bias, ex, dt)
+        c32 = transformer_consts(w, x, scale, bias, ex, torch.float32) if dt != torch.float32 else c
+        out = []
+        for impl, note, fn in transformer_pure(w, scale, bias, ex):
+            out.append(("torch.compile " + impl, "torch.compile (Inductor); " + note,
+                        lambda x, fn=fn: fn(x, c)))
+            if dt != torch.float32:
+                out.append(("torch.compile " + impl + " f32 upcast",
+                            "torch.compile (Inductor); emulated: f32 upcast; " + note,
+                            lambda x, fn=fn: fn(x.float(), c32).to(dt)))
+        return out
     if w.op in ("log_softmax", "softmax"):
         log = w.op == "log_softmax"
         if len(dims) == 1:
@@ -232,8 +302,9 @@ def main():
         dst = np.empty_like(src)
         sp, dp, nb = src.ctypes.data, dst.ctypes.data, src.nbytes
         memcpy_ns = time_call(lambda: memmove(dp, sp, nb))
-        cands = candidates(w, x, scale, bias)
-        compiled = compiled_candidates(w, x, scale, bias)
+        ex = read_extras(data_dir, w)
+        cands = candidates(w, x, scale, bias, ex)
+        compiled = compiled_candidates(w, x, scale, bias, ex)
         if not cands:
             for t in threads_list:
                 res.write(w, t, "-", "", "unsupported", memcpy_ns=memcpy_ns,

@@ -9,6 +9,11 @@
 //                [0, 1]: multiply_nd by alpha then add_nd of beta, and add_nd
 //                of beta/alpha then multiply_nd by alpha (XNNPACK has no
 //                linear or hard-sigmoid unary op).
+//   attention softmax (softmax(x*scale + mask)), f32: multiply_nd by the
+//                scale, add_nd of the broadcast f32 mask (the causal rows'
+//                additive mask too), both into a buffer, then softmax_nc_f32;
+//                f16: no f16 softmax.
+//   LayerNorm, RMSNorm, SkipLayerNorm: no normalization operator.
 //   LogSoftmax:  no operator, and no log operator to compose one with.
 //   Hardmax, MeanVarianceNormalization:  no operator.
 //   bfloat16:    no operator at all.
@@ -62,6 +67,7 @@ using Op = std::unique_ptr<xnn_operator, OpDeleter>;
 // The created and set-up operators of one candidate, run in order.
 struct Plan {
     std::vector<Op> ops;
+    std::vector<peers::Buffer> bufs;  // intermediates
     std::string impl, note;
     void run(pthreadpool_t pool) {
         for (auto& op : ops) check(xnn_run_operator(op.get(), pool), "run");
@@ -134,10 +140,49 @@ std::vector<std::string> variants(const peers::Workload& w) {
 }
 
 std::unique_ptr<Plan> build(const peers::Workload& w, const std::string& variant, const void* in, void* out,
-                            const Constants& k, pthreadpool_t pool) {
+                            const Constants& k, pthreadpool_t pool, const peers::Inputs& inputs) {
     auto p = std::make_unique<Plan>();
     const int rank = int(w.shape.size());
     if (w.dtype == "bf16") throw Unsupported("no bfloat16 operator in this XNNPACK");
+    if (w.op == "attn_softmax") {
+        if (w.dtype != "f32") throw Unsupported("no f16 softmax in this XNNPACK (f32 only)");
+        const float inf = std::numeric_limits<float>::infinity();
+        const size_t channels = size_t(w.shape.back());
+        const size_t batch = size_t(w.count()) / channels;
+        p->bufs.emplace_back(w.bytes() + XNN_EXTRA_BYTES);
+        float* tmp = static_cast<float*>(p->bufs.back().data());
+        p->bufs.emplace_back(sizeof(Scalar));
+        new (p->bufs.back().data()) Scalar(w.scale(), false);
+        const auto* sc = static_cast<const Scalar*>(p->bufs.back().data());
+        p->ops.push_back(
+            binary_op({false, sc, -inf, inf}, false, size_t(w.count()), in, tmp, pool));
+        std::string impl = "multiply_nd_f32(scale)";
+        if (w.has_mask()) {
+            xnn_operator_t op = nullptr;
+            check(xnn_create_add_nd_f32(-inf, inf, 0, &op), "create add_nd_f32");
+            p->ops.emplace_back(op);
+            std::vector<size_t> xs(w.shape.begin(), w.shape.end());
+            const std::vector<int64_t> m64 = w.mask_shape();
+            std::vector<size_t> ms(m64.begin(), m64.end());
+            p->bufs.emplace_back(inputs.mask.size() + XNN_EXTRA_BYTES);
+            std::memcpy(p->bufs.back().data(), inputs.mask.data(), inputs.mask.size());
+            check(xnn_setup_add_nd_f32(op, xs.size(), xs.data(), ms.size(), ms.data(), tmp,
+                                       static_cast<const float*>(p->bufs.back().data()), tmp, pool),
+                  "setup add_nd_f32");
+            impl += " + add_nd_f32(mask) in place";
+        }
+        xnn_operator_t op = nullptr;
+        check(xnn_create_softmax_nc_f32(channels, channels, channels, 0, &op), "create softmax");
+        p->ops.emplace_back(op);
+        check(xnn_setup_softmax_nc_f32(op, batch, tmp, static_cast<float*>(out), pool), "setup softmax");
+        p->impl = impl + " + softmax_nc_f32";
+        p->note = "composite: x*scale (multiply_nd), + the f32 mask broadcast (add_nd" +
+                  std::string(w.causal() ? "; causal: the additive mask" : "") +
+                  ") into a buffer, softmax_nc_f32: three passes";
+        return p;
+    }
+    if (w.op == "layer_norm" || w.op == "rms_norm" || w.op == "skip_layer_norm")
+        throw Unsupported("no normalization operator (nor a mean reduction) in this XNNPACK");
     if (w.op == "softmax") {
         if (w.axes.size() != 1 || w.axes[0] != rank - 1)
             throw Unsupported("softmax_nc reduces the innermost axis only");
@@ -209,7 +254,7 @@ int main(int argc, char** argv) {
             for (const std::string& variant : variants(w)) {
                 peers::time_candidate(
                     results, args, "xnnpack", w, threads, memcpy_ns, out, w.op + " " + variant, [&] {
-                        std::shared_ptr<Plan> p = build(w, variant, x.data(), out.data(), k, pool);
+                        std::shared_ptr<Plan> p = build(w, variant, x.data(), out.data(), k, pool, in);
                         return peers::Candidate{p->impl, p->note, [p, pool] { p->run(pool); }};
                     });
             }
