@@ -201,7 +201,9 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
             p.keep.push_back({w.scale()});
             const memory sc(plain({1}, dt::f32), p.eng, p.keep.back().data());
             p.add(bpd, dnnl::binary(bpd),
-                  {{DNNL_ARG_SRC_0, src}, {DNNL_ARG_SRC_1, mask}, {DNNL_ARG_DST, tmp},
+                  {{DNNL_ARG_SRC_0, src},
+                   {DNNL_ARG_SRC_1, mask},
+                   {DNNL_ARG_DST, tmp},
                    {DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC_0, sc}});
             p.impl = "binary_add(scale*x, mask)";
             p.note = "x*scale + mask by one binary_add with a runtime src0 scale";
@@ -213,7 +215,8 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
             p.note = "x*scale by eltwise_linear";
             if (w.has_mask()) {
                 dnnl::binary::primitive_desc bpd(p.eng, dnnl::algorithm::binary_add, md, mmd, md);
-                p.add(bpd, dnnl::binary(bpd), {{DNNL_ARG_SRC_0, tmp}, {DNNL_ARG_SRC_1, mask}, {DNNL_ARG_DST, tmp}});
+                p.add(bpd, dnnl::binary(bpd),
+                      {{DNNL_ARG_SRC_0, tmp}, {DNNL_ARG_SRC_1, mask}, {DNNL_ARG_DST, tmp}});
                 p.impl += " + binary_add(mask) in place";
                 p.note += ", + mask by binary_add in place";
             }
@@ -243,9 +246,10 @@ void build_core(Pipeline& p, const peers::Workload& w, const peers::Inputs& in, 
             const memory::desc skd = plain({groups, group}, to_dt(w.dtype));
             memory sum(flat, p.eng);
             dnnl::binary::primitive_desc bpd(p.eng, dnnl::algorithm::binary_add, flat, skd, flat);
-            p.add(bpd, dnnl::binary(bpd), {{DNNL_ARG_SRC_0, x},
-                                           {DNNL_ARG_SRC_1, memory(skd, p.eng, in.skip.data())},
-                                           {DNNL_ARG_DST, sum}});
+            p.add(bpd, dnnl::binary(bpd),
+                  {{DNNL_ARG_SRC_0, x},
+                   {DNNL_ARG_SRC_1, memory(skd, p.eng, in.skip.data())},
+                   {DNNL_ARG_DST, sum}});
             x = sum;
             p.impl = "binary_add(skip) + layer_normalization";
             p.note = "x + skip by binary_add into a buffer, then layer_normalization (no fused skip)";

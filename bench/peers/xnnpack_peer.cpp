@@ -154,8 +154,7 @@ std::unique_ptr<Plan> build(const peers::Workload& w, const std::string& variant
         p->bufs.emplace_back(sizeof(Scalar));
         new (p->bufs.back().data()) Scalar(w.scale(), false);
         const auto* sc = static_cast<const Scalar*>(p->bufs.back().data());
-        p->ops.push_back(
-            binary_op({false, sc, -inf, inf}, false, size_t(w.count()), in, tmp, pool));
+        p->ops.push_back(binary_op({false, sc, -inf, inf}, false, size_t(w.count()), in, tmp, pool));
         std::string impl = "multiply_nd_f32(scale)";
         if (w.has_mask()) {
             xnn_operator_t op = nullptr;

@@ -2,11 +2,11 @@
 with simdax (torch.ops.simdax), for inference on CPU.
 
     model = SentenceTransformer(path, device="cpu", model_kwargs={"attn_implementation": "eager"})
-    use_simdax(model)        # LayerNorm -> simdax MVN, attention softmax -> simdax softmax
+    use_simdax(model)        # LayerNorm -> simdax layer_norm, attention -> simdax attention_softmax
 
-LayerNorm is MVN over the last axis with Scale/Bias and epsilon on the
-variance: exactly torch's formula. The attention's scale and mask add stay
-in torch: simdax has no fused attention-softmax operator yet.
+LayerNorm is simdax's LayerNormalization over the last axis (epsilon on the
+variance: exactly torch's formula). The attention's scale and additive mask
+are fused into simdax's attention softmax: no separate pass over the scores.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def simdax_threads(module: nn.Module) -> int:
 
 
 class SimdaxLayerNorm(nn.Module):
-    """torch.nn.LayerNorm over the last axis, computed by simdax MVN."""
+    """torch.nn.LayerNorm over the last axis, computed by simdax layer_norm."""
 
     def __init__(self, layer_norm: nn.LayerNorm):
         super().__init__()
@@ -40,19 +40,19 @@ class SimdaxLayerNorm(nn.Module):
         self.simdax_threads: int | None = None
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.ops.simdax.mvn(x, [-1], self.weight, self.bias, epsilon=self.eps,
-                                    threads=simdax_threads(self))
+        return torch.ops.simdax.layer_norm(x, self.weight, self.bias, epsilon=self.eps,
+                                           threads=simdax_threads(self))
 
 
 def simdax_attention(module, query, key, value, attention_mask, scaling=None, dropout=0.0,
                      **kwargs):
-    """transformers' eager attention with softmax(scores * scale + mask) by simdax."""
+    """transformers' eager attention with softmax(scores * scale + mask) by
+    simdax's attention softmax (scale and mask fused, in one pass)."""
     if scaling is None:
         scaling = query.size(-1) ** -0.5
-    scores = torch.matmul(query, key.transpose(2, 3)) * scaling
-    if attention_mask is not None:
-        scores = scores + attention_mask
-    weights = torch.ops.simdax.softmax(scores, [-1], threads=simdax_threads(module))
+    scores = torch.matmul(query, key.transpose(2, 3))
+    weights = torch.ops.simdax.attention_softmax(scores, attention_mask, scale=float(scaling),
+                                                 threads=simdax_threads(module))
     return torch.matmul(weights, value).transpose(1, 2).contiguous(), weights
 
 

@@ -234,6 +234,36 @@ __attribute__((noinline)) void run_groups_tiled(const Plan& p, const Buffers& b,
     }
 }
 
+// A plain LayerNorm (no residual, no statistics outputs, Scale and Bias of
+// the data's dtype) of contiguous rows along one outer dim: MVN's rows
+// kernel takes many rows per call, where run_group's set-up per row would
+// dominate short rows.
+bool mvn_rows_serve(const Plan& p) {
+    if (p.def->type != SIMDAX_OPERATOR_LAYER_NORMALIZATION || !runs_in_place(p) || p.outer.n > 1)
+        return false;
+    for (int o : {kSkip, kSkipSum, kMean, kInvStdDev})
+        if (p.has_operand[o]) return false;
+    for (int o : {kScale, kBias})
+        if (p.has_operand[o] && p.dtypes[o] != p.dtype) return false;
+    return true;
+}
+
+void run_mvn_rows(const Plan& p, const Buffers& b, int64_t g0, int64_t g1) {
+    const auto row_stride = [&](int o) -> ptrdiff_t { return p.outer.n ? p.outer.stride[o][0] : 0; };
+    const auto at = [&](int o) -> char* {
+        return p.has_operand[o] ? b.at[o] + g0 * row_stride(o) * int64_t(p.esize_of[o]) : nullptr;
+    };
+    const MvnArgs a{VarianceNorm{true, false, p.vn.epsilon},
+                    at(kScale),
+                    row_stride(kScale),
+                    p.run_stride[kScale],
+                    at(kBias),
+                    row_stride(kBias),
+                    p.run_stride[kBias],
+                    p.act};
+    p.k.mvn_rows(at(kX), at(kY), size_t(g1 - g0), size_t(p.run), row_stride(kX), row_stride(kY), &a);
+}
+
 }  // namespace
 
 void execute_norm(const Plan& p, const Buffers& b, const simdax_parallel* par) {
@@ -242,6 +272,10 @@ void execute_norm(const Plan& p, const Buffers& b, const simdax_parallel* par) {
     if (par && (par->thread_count <= 1 || p.total < p.parallel_min)) par = nullptr;
     const int64_t groups = count(p.outer);
     const int64_t per_unit = std::max<int64_t>(1, (int64_t(1) << 14) / p.group_size);
+    if (mvn_rows_serve(p))
+        return run_unit_ranges(par, size_t((groups + per_unit - 1) / per_unit), [&](size_t u0, size_t u1) {
+            run_mvn_rows(p, b, int64_t(u0) * per_unit, std::min(groups, int64_t(u1) * per_unit));
+        });
     const bool in_place = runs_in_place(p);
     run_unit_ranges(par, size_t((groups + per_unit - 1) / per_unit), [&](size_t u0, size_t u1) {
         const int64_t g0 = int64_t(u0) * per_unit, g1 = std::min(groups, int64_t(u1) * per_unit);

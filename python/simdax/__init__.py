@@ -1,7 +1,8 @@
 """simdax: hand-vectorized CPU kernels for numpy arrays and torch tensors.
 
 Functions (one call each): log_softmax, softmax, hardmax, mvn, hard_sigmoid,
-activation and one function per activation (relu, gelu, ...). Operator
+activation and one function per activation (relu, gelu, ...); the transformer
+operators attention_softmax, layer_norm and rms_norm. Operator
 objects (created once, called many times): LogSoftmax, Softmax, Hardmax,
 MeanVarianceNormalization (MVN), HardSigmoid, Activation. Arrays: numpy
 (float16, ml_dtypes.bfloat16, float32, float64), CPU torch tensors and CPU
@@ -15,6 +16,7 @@ from ._activations import (celu, elu, gelu, identity, leaky_relu, linear, parame
 from ._functions import (activation, activation_defaults, clear_cache, hard_sigmoid, hardmax,
                          log_softmax, mean_variance_normalization, mvn, softmax)
 from ._isa import info, max_isa, set_max_isa
+from ._transformer import attention_softmax, layer_norm, rms_norm
 from ._operators import (MVN, Activation, HardSigmoid, Hardmax, LogSoftmax,
                          MeanVarianceNormalization, Softmax)
 
@@ -32,7 +34,8 @@ def register_torch_ops() -> None:
 
 __all__ = [
     "ACTIVATIONS", "MVN", "Activation", "HardSigmoid", "Hardmax", "LogSoftmax",
-    "MeanVarianceNormalization", "Softmax", "activation", "activation_defaults", "celu",
+    "MeanVarianceNormalization", "Softmax", "activation", "activation_defaults",
+    "attention_softmax", "celu", "layer_norm", "rms_norm",
     "clear_cache", "elu", "gelu", "hard_sigmoid", "hardmax", "identity", "info",
     "leaky_relu", "linear", "log_softmax", "max_isa", "mean_variance_normalization", "mvn",
     "parametric_softplus", "register_torch_ops", "relu", "scaled_elu", "scaled_tanh",

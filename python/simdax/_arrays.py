@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-_DTYPE_NAMES = ("float32", "float16", "bfloat16", "float64")
+_DTYPE_NAMES = ("float32", "float16", "bfloat16", "float64", "uint8")  # uint8: masks
 _known_dtypes: dict = {}  # numpy / torch dtype -> simdax name, filled on use
 
 
@@ -40,8 +40,11 @@ def dtype_name(dtype: Any) -> str:
             name = np.dtype(dtype).name
         except TypeError:
             name = str(dtype)
+    if name == "bool":  # a boolean mask: one byte, 0 or 1, as uint8
+        name = "uint8"
     if name not in _DTYPE_NAMES:
-        raise TypeError(f"simdax takes float32, float16, bfloat16 and float64; got {dtype}")
+        raise TypeError(f"simdax takes float32, float16, bfloat16 and float64 (uint8 and bool "
+                        f"for masks); got {dtype}")
     try:
         _known_dtypes[dtype] = name
     except TypeError:  # unhashable: not cached
@@ -116,9 +119,13 @@ def with_rank(o: Operand, rank: int, what: str) -> Operand:
                       padding=o.padding + missing)
 
 
-def empty_like_operand(x: Operand, shape: Optional[Sequence[int]] = None) -> Any:
-    """A packed (C-order) output for x: a torch tensor for torch, else numpy."""
+def empty_like_operand(x: Operand, shape: Optional[Sequence[int]] = None,
+                       dtype: Optional[str] = None) -> Any:
+    """A packed (C-order) output for x: a torch tensor for torch, else numpy;
+    of x's dtype, or of `dtype` ("float32": the statistics outputs)."""
     shape = tuple(x.shape if shape is None else shape)
     if x.is_torch:
-        return x.array.new_empty(shape)
-    return np.empty(shape, dtype=x.array.dtype)
+        if dtype is None:
+            return x.array.new_empty(shape)
+        return x.array.new_empty(shape, dtype=getattr(_torch(), dtype))
+    return np.empty(shape, dtype=x.array.dtype if dtype is None else np.dtype(dtype))

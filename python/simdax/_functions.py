@@ -127,4 +127,6 @@ def activation_defaults(name: str) -> Tuple[float, float, float]:
 
 def clear_cache() -> None:
     """Drops the cached operators of the functions (they are re-created on use)."""
+    from . import _transformer
     _operator.cache_clear()
+    _transformer.clear_cache()

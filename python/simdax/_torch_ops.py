@@ -11,7 +11,7 @@ from typing import List, Optional
 
 import torch
 
-from . import _functions
+from . import _functions, _transformer
 
 
 def _no_gradient(name: str):
@@ -79,8 +79,37 @@ def activation(x: torch.Tensor, name: str, alpha: Optional[float] = None,
     return _functions.activation(x, name, alpha, beta, gamma, threads=threads)
 
 
+@torch.library.custom_op("simdax::attention_softmax", mutates_args=(), device_types="cpu")
+def attention_softmax(x: torch.Tensor, mask: Optional[torch.Tensor] = None, scale: float = 1.0,
+                      softcap: float = 0.0, causal: str = "none", window: int = 0,
+                      log: bool = False, threads: int = 1) -> torch.Tensor:
+    """simdax.attention_softmax: softmax(softcap(x * scale) + mask) over the last axis."""
+    return _transformer.attention_softmax(x, mask, scale=scale, softcap=softcap, causal=causal,
+                                          window=window, log=log, threads=threads)
+
+
+@torch.library.custom_op("simdax::layer_norm", mutates_args=(), device_types="cpu")
+def layer_norm(x: torch.Tensor, scale: torch.Tensor, bias: Optional[torch.Tensor] = None,
+               axis: int = -1, epsilon: float = 1e-5, skip: Optional[torch.Tensor] = None,
+               skip_bias: Optional[torch.Tensor] = None, threads: int = 1) -> torch.Tensor:
+    """simdax.layer_norm (ONNX LayerNormalization, optional fused residual add)."""
+    return _transformer.layer_norm(x, scale, bias, axis=axis, epsilon=epsilon, skip=skip,
+                                   skip_bias=skip_bias, threads=threads)
+
+
+@torch.library.custom_op("simdax::rms_norm", mutates_args=(), device_types="cpu")
+def rms_norm(x: torch.Tensor, scale: torch.Tensor, axis: int = -1, epsilon: float = 1e-5,
+             skip: Optional[torch.Tensor] = None, skip_bias: Optional[torch.Tensor] = None,
+             threads: int = 1) -> torch.Tensor:
+    """simdax.rms_norm (ONNX RMSNormalization, optional fused residual add)."""
+    return _transformer.rms_norm(x, scale, axis=axis, epsilon=epsilon, skip=skip,
+                                 skip_bias=skip_bias, threads=threads)
+
+
 for _op, _name in ((log_softmax, "log_softmax"), (softmax, "softmax"), (hardmax, "hardmax"),
-                   (mvn, "mvn"), (hard_sigmoid, "hard_sigmoid"), (activation, "activation")):
+                   (mvn, "mvn"), (hard_sigmoid, "hard_sigmoid"), (activation, "activation"),
+                   (attention_softmax, "attention_softmax"), (layer_norm, "layer_norm"),
+                   (rms_norm, "rms_norm")):
     _finish(_op, _name)
 
 

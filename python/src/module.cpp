@@ -9,6 +9,7 @@
 
 #include "isa_cap.hpp"
 #include "operator_factories.hpp"
+#include "transformer_factories.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -103,6 +104,15 @@ void bind_factories(nb::module_& m) {
         "A standalone element-wise activation (None parameters: DirectML's defaults).");
 }
 
+void bind_transformer_factories(nb::module_& m) {
+    m.def("make_attention_softmax_operator", &make_attention_softmax_operator, "operands"_a, "scale"_a,
+          "softcap"_a, "causal"_a, "window"_a, "log"_a, "isa"_a.none(), nb::rv_policy::take_ownership,
+          "AttentionSoftmax; operands: {simdax_operand index: TensorSpec}, input and output required.");
+    m.def("make_normalization_operator", &make_normalization_operator, "rms"_a, "operands"_a, "axis"_a,
+          "epsilon"_a, "isa"_a.none(), nb::rv_policy::take_ownership,
+          "LayerNormalization (rms False) or RMSNormalization; operands by simdax_operand index.");
+}
+
 void bind_library_info(nb::module_& m) {
     m.def(
         "version", [] { return std::string(simdax_version()); }, "The library's version.");
@@ -135,5 +145,6 @@ NB_MODULE(_simdax, m) {
     bind_tensor_spec(m);
     bind_operator(m);
     bind_factories(m);
+    bind_transformer_factories(m);
     bind_library_info(m);
 }

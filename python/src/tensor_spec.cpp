@@ -12,10 +12,8 @@ struct DtypeName {
     const char* name;
 };
 constexpr DtypeName kDtypeNames[] = {
-    {SIMDAX_DTYPE_FLOAT32, "float32"},
-    {SIMDAX_DTYPE_FLOAT16, "float16"},
-    {SIMDAX_DTYPE_BFLOAT16, "bfloat16"},
-    {SIMDAX_DTYPE_FLOAT64, "float64"},
+    {SIMDAX_DTYPE_FLOAT32, "float32"}, {SIMDAX_DTYPE_FLOAT16, "float16"}, {SIMDAX_DTYPE_BFLOAT16, "bfloat16"},
+    {SIMDAX_DTYPE_FLOAT64, "float64"}, {SIMDAX_DTYPE_UINT8, "uint8"},  // boolean attention masks
 };
 
 // bfloat16 arrives as DLPack bfloat16 (torch) or as the uint16 view the
@@ -77,7 +75,8 @@ simdax_dtype dtype_from_name(const std::string& name) {
     for (const DtypeName& entry : kDtypeNames)
         if (name == entry.name) return entry.dtype;
     throw nb::type_error(
-        ("simdax has no dtype '" + name + "' (float32, float16, bfloat16, float64)").c_str());
+        ("simdax has no dtype '" + name + "' (float32, float16, bfloat16, float64; uint8 for masks)")
+            .c_str());
 }
 
 const char* dtype_name(simdax_dtype dtype) {
