@@ -65,17 +65,23 @@ Operator* make_normalization_operator(bool rms, const OperandSpecs& operands, in
                                       const OptionalIsa& isa) {
     const OperandDescs d(operands);
     if (rms) {
-        const simdax_rms_normalization_desc desc{d[SIMDAX_OPERAND_INPUT],     d[SIMDAX_OPERAND_SCALE],
-                                                 d[SIMDAX_OPERAND_OUTPUT],    axis,
-                                                 epsilon,                     1,
-                                                 d[SIMDAX_OPERAND_SKIP],      d[SIMDAX_OPERAND_SKIP_BIAS],
-                                                 d[SIMDAX_OPERAND_SKIP_SUM]};
+        const simdax_rms_normalization_desc desc{
+            d[SIMDAX_OPERAND_INPUT], d[SIMDAX_OPERAND_SCALE],     d[SIMDAX_OPERAND_OUTPUT],  axis, epsilon, 1,
+            d[SIMDAX_OPERAND_SKIP],  d[SIMDAX_OPERAND_SKIP_BIAS], d[SIMDAX_OPERAND_SKIP_SUM]};
         return d.create({SIMDAX_OPERATOR_RMS_NORMALIZATION, &desc}, isa);
     }
-    const simdax_layer_normalization_desc desc{
-        d[SIMDAX_OPERAND_INPUT], d[SIMDAX_OPERAND_SCALE],     d[SIMDAX_OPERAND_BIAS],     d[SIMDAX_OPERAND_OUTPUT],
-        axis,                    epsilon,                     1,                          d[SIMDAX_OPERAND_SKIP],
-        d[SIMDAX_OPERAND_SKIP_BIAS], d[SIMDAX_OPERAND_SKIP_SUM], d[SIMDAX_OPERAND_MEAN], d[SIMDAX_OPERAND_INV_STD_DEV]};
+    const simdax_layer_normalization_desc desc{d[SIMDAX_OPERAND_INPUT],
+                                               d[SIMDAX_OPERAND_SCALE],
+                                               d[SIMDAX_OPERAND_BIAS],
+                                               d[SIMDAX_OPERAND_OUTPUT],
+                                               axis,
+                                               epsilon,
+                                               1,
+                                               d[SIMDAX_OPERAND_SKIP],
+                                               d[SIMDAX_OPERAND_SKIP_BIAS],
+                                               d[SIMDAX_OPERAND_SKIP_SUM],
+                                               d[SIMDAX_OPERAND_MEAN],
+                                               d[SIMDAX_OPERAND_INV_STD_DEV]};
     return d.create({SIMDAX_OPERATOR_LAYER_NORMALIZATION, &desc}, isa);
 }
 
