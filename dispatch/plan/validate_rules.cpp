@@ -213,6 +213,13 @@ simdax_status check_broadcast(const char* name, const simdax_tensor_desc* t, con
     simdax_status s;
     if ((s = check_tensor(name, t, false, p->strides[which])) != SIMDAX_OK) return s;
     if ((s = check_dtype_rank(name, t, in)) != SIMDAX_OK) return s;
+    if ((s = check_broadcast_sizes(name, t, in, p, which)) != SIMDAX_OK) return s;
+    dtype_of(t->dtype, &p->dtypes[which]);
+    return SIMDAX_OK;
+}
+
+simdax_status check_broadcast_sizes(const char* name, const simdax_tensor_desc* t,
+                                    const simdax_tensor_desc* in, Problem* p, Operand which) {
     for (uint32_t d = 0; d < in->rank; ++d) {
         if (t->sizes[d] == in->sizes[d]) continue;
         if (t->sizes[d] != 1)
@@ -222,7 +229,6 @@ simdax_status check_broadcast(const char* name, const simdax_tensor_desc* t, con
         p->strides[which][d] = 0;
     }
     p->has[which] = true;
-    dtype_of(t->dtype, &p->dtypes[which]);
     return SIMDAX_OK;
 }
 

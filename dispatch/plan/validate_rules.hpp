@@ -32,6 +32,10 @@ simdax_status check_activation(const char* name, const simdax_activation_desc& a
 // (stride 0 there).
 simdax_status check_broadcast(const char* name, const simdax_tensor_desc* t, const simdax_tensor_desc* in,
                               Problem* p, Operand which);
+// Each of t's sizes (t of the input's rank) the input's or 1, its stride
+// then 0; marks the operand present.
+simdax_status check_broadcast_sizes(const char* name, const simdax_tensor_desc* t,
+                                    const simdax_tensor_desc* in, Problem* p, Operand which);
 
 // An operator over an axis set (simdax_axes_op_desc): input, output, axes.
 simdax_status validate_axes_op(const void* desc, Problem* p);

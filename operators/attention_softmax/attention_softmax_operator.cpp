@@ -44,15 +44,7 @@ simdax_status check_operand(const char* name, const simdax_tensor_desc* t, const
         return fail(SIMDAX_ERROR_SHAPE_MISMATCH,
                     "%s.sizes[%u]: %lld must be 1 (one value per row: the key axis)", name, key,
                     (long long)t->sizes[key]);
-    for (uint32_t d = 0; d < in->rank; ++d) {
-        if (t->sizes[d] == in->sizes[d] && (keys || d != key)) continue;
-        if (t->sizes[d] != 1)
-            return fail(SIMDAX_ERROR_SHAPE_MISMATCH,
-                        "%s.sizes[%u]: %lld is neither input.sizes[%u] (%lld) nor 1", name, d,
-                        (long long)t->sizes[d], d, (long long)in->sizes[d]);
-        p->strides[which][d] = 0;
-    }
-    p->has[which] = true;
+    if ((s = check_broadcast_sizes(name, t, in, p, which)) != SIMDAX_OK) return s;
     p->dtypes[which] = dtype_of(t->dtype);
     return SIMDAX_OK;
 }

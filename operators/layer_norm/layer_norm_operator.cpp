@@ -12,10 +12,7 @@ namespace simdax {
 namespace {
 
 simdax_status validate_layer_norm(const void* desc, Problem* p) {
-    const auto* d = static_cast<const simdax_layer_normalization_desc*>(desc);
-    return validate_norm({d->input, d->scale, d->bias, d->output, d->axis, d->epsilon, d->stash_type, d->skip,
-                          d->skip_bias, d->skip_sum, d->mean, d->inv_std_dev},
-                         p);
+    return validate_norm(*static_cast<const simdax_layer_normalization_desc*>(desc), p);
 }
 
 simdax_status validate_rms_norm(const void* desc, Problem* p) {

@@ -7,21 +7,9 @@
 
 namespace simdax {
 
-// The fields both descriptors have, read from either.
-struct NormDescView {
-    const simdax_tensor_desc* input;
-    const simdax_tensor_desc* scale;
-    const simdax_tensor_desc* bias;  // LayerNormalization only
-    const simdax_tensor_desc* output;
-    int32_t axis;
-    float epsilon;
-    int32_t stash_type;
-    const simdax_tensor_desc* skip;
-    const simdax_tensor_desc* skip_bias;
-    const simdax_tensor_desc* skip_sum;
-    const simdax_tensor_desc* mean;         // LayerNormalization only
-    const simdax_tensor_desc* inv_std_dev;  // LayerNormalization only
-};
+// Both descriptors read as a LayerNormalization one (RMSNormalization's:
+// no bias, mean or inv_std_dev).
+using NormDescView = simdax_layer_normalization_desc;
 
 // Every rule of both descriptors (docs/layer_normalization.md); fills p.
 simdax_status validate_norm(const NormDescView& d, Problem* p);
