@@ -174,7 +174,6 @@ int64_t bytes_processed(const Workload& w) {
         bytes += element_count(w.scale_bias) * 4;  // a float32 mask
     else if (!w.scale_bias.empty())
         bytes += 2 * element_count(w.scale_bias) * elem;
-    if (!w.scale_bias.empty()) bytes += 2 * element_count(w.scale_bias) * elem;
     if (w.op == Op::SkipLayerNorm) bytes += element_count(w.shape) * elem;  // the skip
     return bytes;
 }
