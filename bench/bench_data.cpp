@@ -1,6 +1,7 @@
 #include "bench_data.hpp"
 
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <new>
 #include <utility>
@@ -112,9 +113,17 @@ const DataSet& workload_data(const Workload& w) {
         fill_random(set->skip.data(), w.dtype, element_count(w.shape), -1.0, 1.0, seed + 3);
     }
     if (!w.scale_bias.empty() && w.op == Op::AttentionSoftmax) {  // the float32 mask
+        // As bench/peers/make_data.py: 0 (kept) and -inf (pad: batch b's
+        // last pad*b keys; tail: every row's last tail keys).
         set->scale = AlignedBuffer(byte_size(SIMDAX_DTYPE_FLOAT32, w.scale_bias));
-        fill_random(set->scale.data(), SIMDAX_DTYPE_FLOAT32, element_count(w.scale_bias), -1.0, 0.0,
-                    seed + 1);
+        float* m = static_cast<float*>(set->scale.data());
+        const int64_t keys = w.scale_bias.back(), rows = element_count(w.scale_bias) / keys;
+        const int64_t per_batch = rows / w.scale_bias.front();
+        for (int64_t r = 0; r < rows; ++r) {
+            const int64_t masked = w.mask_tail + w.mask_pad * (r / per_batch);
+            for (int64_t j = 0; j < keys; ++j)
+                m[r * keys + j] = j >= keys - masked ? -std::numeric_limits<float>::infinity() : 0.0f;
+        }
     } else if (!w.scale_bias.empty()) {
         const int64_t n = element_count(w.scale_bias);
         set->scale = AlignedBuffer(byte_size(w.dtype, w.scale_bias));

@@ -296,6 +296,8 @@ void RatioTableReporter::print_threads(size_t name_width) const {
     const unsigned threads = parallel_threads();
     if (threads <= 1 || isas_.empty()) return;
     const char* isa = simdax_isa_name(isas_.back());
+    size_t id_width = 4;  // as the ratio table's id column (AS1bs: 5)
+    for (const Workload& w : workloads()) id_width = std::max(id_width, w.id.size());
     bool header = false;
     for (const Workload& w : workloads()) {
         const std::string one = benchmark_name(w, isa);
@@ -311,7 +313,7 @@ void RatioTableReporter::print_threads(size_t name_width) const {
         }
         const std::string copy = memcpy_name(w);
         const double c1 = wall_seconds(copy), cn = wall_seconds(threads_name(copy, threads));
-        *table_ << pad_right(w.id, 5) << pad_right(row_name(w), name_width)
+        *table_ << pad_right(w.id, id_width + 1) << pad_right(row_name(w), name_width)
                 << pad_left(format_time(t1, false), 12) << " ->" << pad_left(format_time(tn, false), 12)
                 << pad_left(format("%.2fx", t1 / tn), 9);
         if (c1 > 0 && cn > 0) *table_ << "    memcpy " << pad_left(format("%.2fx", c1 / cn), 6);

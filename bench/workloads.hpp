@@ -42,6 +42,10 @@ struct Workload {
     // AttentionSoftmax only (attention_workload in workloads.cpp).
     float attn_scale = 1.0f;
     simdax_causal causal = SIMDAX_CAUSAL_NONE;
+    // The mask's contents, as bench/peers/workloads.txt: pad=P (batch b
+    // masks its last P*b keys, -inf) or tail=T (every row masks its last T
+    // keys); both 0: every key kept (the mask is all 0).
+    int64_t mask_pad = 0, mask_tail = 0;
 };
 
 // The target of w on isa (0: none; scalar has none).

@@ -46,6 +46,38 @@ simdax_operator* create(const peers::Workload& w) {
                         1e-5f,
                         nullptr};
     simdax_hard_sigmoid_desc hs{&t, &t, 0.2f, 0.5f};
+    // attn_softmax: the f32 additive mask of mask=..., or none for a causal
+    // row: simdax's own bottom-right causal mode (the masked keys are neither
+    // read nor computed) instead of the 1x1xSqxSkv mask the other peers read.
+    const std::vector<int64_t> mshape = w.causal() ? std::vector<int64_t>{} : w.mask_shape();
+    simdax_tensor_desc mt{SIMDAX_DTYPE_FLOAT32, uint32_t(mshape.size()), mshape.data(), nullptr};
+    simdax_attention_softmax_desc as{};
+    as.input = &t;
+    as.mask = mshape.empty() ? nullptr : &mt;
+    as.output = &t;
+    as.scale = w.scale();
+    as.causal = w.causal() ? SIMDAX_CAUSAL_BOTTOM_RIGHT : SIMDAX_CAUSAL_NONE;
+    // layer_norm, skip_layer_norm, rms_norm: over the last axis (the reduced
+    // axes column is the trailing one), gamma/beta rank 1 [H], f32 statistics.
+    simdax_layer_normalization_desc ln{};
+    ln.input = &t;
+    ln.scale = &sb;
+    ln.bias = &sb;
+    ln.output = &t;
+    ln.axis = -1;
+    ln.epsilon = w.eps();
+    ln.stash_type = 1;
+    ln.skip = w.has_skip() ? &t : nullptr;
+    simdax_rms_normalization_desc rn{};
+    rn.input = &t;
+    rn.scale = &sb;
+    rn.output = &t;
+    rn.axis = -1;
+    rn.epsilon = w.eps();
+    rn.stash_type = 1;
+    const bool norm = w.op == "layer_norm" || w.op == "skip_layer_norm" || w.op == "rms_norm";
+    if (norm && (w.axes.size() != 1 || w.axes[0] != int(w.shape.size()) - 1 || w.sb_shape.size() != 1))
+        throw peers::Unsupported("simdax_peer: " + w.op + " only over the last axis with [H] scale/bias");
     simdax_operator_desc od{};
     if (w.op == "log_softmax")
         od = {SIMDAX_OPERATOR_LOG_SOFTMAX, &ax};
@@ -57,6 +89,12 @@ simdax_operator* create(const peers::Workload& w) {
         od = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn};
     else if (w.op == "hard_sigmoid")
         od = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs};
+    else if (w.op == "attn_softmax")
+        od = {SIMDAX_OPERATOR_ATTENTION_SOFTMAX, &as};
+    else if (w.op == "layer_norm" || w.op == "skip_layer_norm")
+        od = {SIMDAX_OPERATOR_LAYER_NORMALIZATION, &ln};
+    else if (w.op == "rms_norm")
+        od = {SIMDAX_OPERATOR_RMS_NORMALIZATION, &rn};
     else  // an op this driver has no simdax call for (yet): n/a, the run goes on
         throw peers::Unsupported("simdax_peer has no call for op " + w.op + " yet");
     simdax_operator* op = nullptr;
@@ -84,6 +122,10 @@ public:
         check(pool_ ? simdax_operator_execute_parallel(op_, &b, &par_) : simdax_operator_execute(op_, &b),
               "execute");
     }
+    // The operators with operands past input/scale/bias/output (mask, skip).
+    void execute(const simdax_operand_bindings& b) const {
+        check(simdax_operator_execute_bound(op_, &b, pool_ ? &par_ : nullptr), "execute_bound");
+    }
 
 private:
     simdax_operator* op_;
@@ -107,6 +149,26 @@ int main(int argc, char** argv) {
         for (int threads : args.threads) {
             peers::time_candidate(results, args, "simdax", w, threads, memcpy_ns, out, "simdax " + isa, [&] {
                 auto run = std::make_shared<Run>(w, threads);
+                if (w.op == "attn_softmax" || w.op == "layer_norm" || w.op == "skip_layer_norm" ||
+                    w.op == "rms_norm") {
+                    // Bound by operand; the arrays live as long as the candidate.
+                    auto ops = std::make_shared<std::vector<simdax_buffer_binding>>(SIMDAX_OPERAND_COUNT);
+                    auto& o = *ops;
+                    o[SIMDAX_OPERAND_INPUT].data = in.in.data();
+                    o[SIMDAX_OPERAND_OUTPUT].data = out.data();
+                    if (w.op == "attn_softmax") {
+                        if (!w.causal()) o[SIMDAX_OPERAND_MASK].data = in.mask.data();
+                    } else {
+                        o[SIMDAX_OPERAND_SCALE].data = in.scale.data();
+                        if (w.op != "rms_norm") o[SIMDAX_OPERAND_BIAS].data = in.bias.data();
+                        if (w.has_skip()) o[SIMDAX_OPERAND_SKIP].data = in.skip.data();
+                    }
+                    const simdax_operand_bindings b{
+                        SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
+                        SIMDAX_OPERAND_COUNT, ops->data()};
+                    const std::string note = w.causal() ? "causal mode, no mask read" : "";
+                    return peers::Candidate{"simdax " + isa, note, [run, ops, b] { run->execute(b); }};
+                }
                 const simdax_bindings b{in.in.data(), in.scale.data(), in.bias.data(), out.data()};
                 return peers::Candidate{"simdax " + isa, "", [run, b] { run->execute(b); }};
             });
