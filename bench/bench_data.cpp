@@ -70,6 +70,7 @@ void fill_random(void* dst, simdax_dtype dtype, int64_t count, double lo, double
             case SIMDAX_DTYPE_BFLOAT16:
                 static_cast<uint16_t*>(dst)[i] = simdax_case::double_to_bfloat16_bits(v);
                 break;
+            case SIMDAX_DTYPE_UINT8: static_cast<uint8_t*>(dst)[i] = v != 0.0; break;
         }
     }
 }
@@ -106,7 +107,11 @@ const DataSet& workload_data(const Workload& w) {
     set->input = AlignedBuffer(byte_size(w.dtype, w.shape));
     fill_random(set->input.data(), w.dtype, element_count(w.shape), -5.0, 5.0, seed);
     set->output = AlignedBuffer(byte_size(w.dtype, w.shape));
-    if (!w.scale_bias.empty()) {
+    if (!w.scale_bias.empty() && w.op == Op::AttentionSoftmax) {  // the float32 mask
+        set->scale = AlignedBuffer(byte_size(SIMDAX_DTYPE_FLOAT32, w.scale_bias));
+        fill_random(set->scale.data(), SIMDAX_DTYPE_FLOAT32, element_count(w.scale_bias), -1.0, 0.0,
+                    seed + 1);
+    } else if (!w.scale_bias.empty()) {
         const int64_t n = element_count(w.scale_bias);
         set->scale = AlignedBuffer(byte_size(w.dtype, w.scale_bias));
         fill_random(set->scale.data(), w.dtype, n, 0.5, 1.5, seed + 1);
@@ -156,6 +161,19 @@ const simdax_operator* workload_operator(const Workload& w, simdax_isa isa, std:
     mvn_desc.epsilon = 1e-5f;
     mvn_desc.fused_activation = &identity;
     simdax_hard_sigmoid_desc hs_desc = {&tensor, &tensor, 0.2f, 0.5f};
+    const simdax_tensor_desc mask = {SIMDAX_DTYPE_FLOAT32, uint32_t(w.scale_bias.size()), w.scale_bias.data(),
+                                     nullptr};
+    const simdax_attention_softmax_desc attn_desc = {&tensor,
+                                                     w.scale_bias.empty() ? nullptr : &mask,
+                                                     nullptr,
+                                                     nullptr,
+                                                     &tensor,
+                                                     nullptr,
+                                                     w.attn_scale,
+                                                     0.0f,
+                                                     w.causal,
+                                                     0,
+                                                     0};
 
     simdax_operator_desc desc = {};
     switch (w.op) {
@@ -164,6 +182,7 @@ const simdax_operator* workload_operator(const Workload& w, simdax_isa isa, std:
         case Op::Hardmax: desc = {SIMDAX_OPERATOR_HARDMAX, &axes_desc}; break;
         case Op::Mvn: desc = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc}; break;
         case Op::HardSigmoid: desc = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs_desc}; break;
+        case Op::AttentionSoftmax: desc = {SIMDAX_OPERATOR_ATTENTION_SOFTMAX, &attn_desc}; break;
     }
 
     // Cap the ISA for this create only. The cap itself cannot be read back;

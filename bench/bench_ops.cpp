@@ -52,10 +52,21 @@ void run_operator(benchmark::State& state, const Workload* w, simdax_isa isa, bo
     bindings.scale = data.scale.data();
     bindings.bias = data.bias.data();
     bindings.output = data.output.data();
+    // AttentionSoftmax's mask (in the scale buffer) is bound by operand.
+    simdax_buffer_binding operands[SIMDAX_OPERAND_COUNT] = {};
+    operands[SIMDAX_OPERAND_INPUT].data = data.input.data();
+    operands[SIMDAX_OPERAND_OUTPUT].data = data.output.data();
+    operands[SIMDAX_OPERAND_MASK].data = w->scale_bias.empty() ? nullptr : data.scale.data();
+    const simdax_operand_bindings bound{
+        SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS), SIMDAX_OPERAND_COUNT,
+        operands};
+    const bool by_operand = w->op == Op::AttentionSoftmax;
 
     for (auto _ : state) {
-        const simdax_status status = parallel ? simdax_operator_execute_parallel(op, &bindings, pool_hook())
-                                              : simdax_operator_execute(op, &bindings);
+        const simdax_status status =
+            by_operand ? simdax_operator_execute_bound(op, &bound, parallel ? pool_hook() : nullptr)
+            : parallel ? simdax_operator_execute_parallel(op, &bindings, pool_hook())
+                       : simdax_operator_execute(op, &bindings);
         if (status != SIMDAX_OK) {
             error = std::string("simdax_operator_execute: ") + simdax_status_name(status) + ": " +
                     simdax_last_error();

@@ -8,6 +8,18 @@ constexpr simdax_dtype F32 = SIMDAX_DTYPE_FLOAT32;
 constexpr simdax_dtype F16 = SIMDAX_DTYPE_FLOAT16;
 constexpr simdax_dtype BF16 = SIMDAX_DTYPE_BFLOAT16;
 
+// AttentionSoftmax over the last axis; mask: a float32 mask's shape (empty:
+// none). No ratio target: its targets are against the Softmax rows of the
+// same shape and dtype (AS1: <= 1.15x, AS2: <= 0.65x; AS3 in microseconds).
+Workload attention_workload(const char* id, simdax_dtype dtype, std::vector<int64_t> shape,
+                            std::vector<int64_t> mask, float scale, simdax_causal causal) {
+    Workload w{id, Op::AttentionSoftmax, dtype, std::move(shape), {}, std::move(mask), {}, false};
+    w.axes = {uint32_t(w.shape.size() - 1)};
+    w.attn_scale = scale;
+    w.causal = causal;
+    return w;
+}
+
 // Targets: {avx512, avx2}; the avx2 ones hold on any x86 CPU through
 // SIMDAX_MAX_ISA / the avx2 column.
 std::vector<Workload> make_workloads() {
@@ -38,6 +50,18 @@ std::vector<Workload> make_workloads() {
         {"B8a", Op::HardSigmoid, BF16, {16777216}, {}, {}, {1.0, 1.0}, false},
         // Latency of a created operator on 4 floats; target in ns.
         {"L1", Op::LogSoftmax, F32, {4}, {0}, {}, {100.0, 30.0}, true},
+        // AttentionSoftmax and the plain Softmax rows it is judged against.
+        {"AS1s", Op::Softmax, F32, {4, 12, 128, 128}, {3}, {}, {}, false},
+        attention_workload("AS1", F32, {4, 12, 128, 128}, {4, 1, 1, 128}, 0.125f, SIMDAX_CAUSAL_NONE),
+        {"AS1s-f16", Op::Softmax, F16, {4, 12, 128, 128}, {3}, {}, {}, false},
+        attention_workload("AS1-f16", F16, {4, 12, 128, 128}, {4, 1, 1, 128}, 0.125f, SIMDAX_CAUSAL_NONE),
+        {"AS1s-bf16", Op::Softmax, BF16, {4, 12, 128, 128}, {3}, {}, {}, false},
+        attention_workload("AS1-bf16", BF16, {4, 12, 128, 128}, {4, 1, 1, 128}, 0.125f, SIMDAX_CAUSAL_NONE),
+        {"AS2s", Op::Softmax, F32, {1, 32, 1024, 1024}, {3}, {}, {}, false},
+        attention_workload("AS2", F32, {1, 32, 1024, 1024}, {}, 1.0f, SIMDAX_CAUSAL_BOTTOM_RIGHT),
+        {"AS2s-bf16", Op::Softmax, BF16, {1, 32, 1024, 1024}, {3}, {}, {}, false},
+        attention_workload("AS2-bf16", BF16, {1, 32, 1024, 1024}, {}, 1.0f, SIMDAX_CAUSAL_BOTTOM_RIGHT),
+        attention_workload("AS3", F32, {1, 32, 1, 4096}, {1, 1, 1, 4096}, 0.125f, SIMDAX_CAUSAL_NONE),
     };
 }
 
@@ -66,6 +90,7 @@ const char* op_name(Op op) {
         case Op::Hardmax: return "hardmax";
         case Op::Mvn: return "mvn";
         case Op::HardSigmoid: return "hard_sigmoid";
+        case Op::AttentionSoftmax: return "attention_softmax";
     }
     return "?";
 }
@@ -76,6 +101,7 @@ const char* dtype_name(simdax_dtype dtype) {
         case SIMDAX_DTYPE_FLOAT16: return "f16";
         case SIMDAX_DTYPE_BFLOAT16: return "bf16";
         case SIMDAX_DTYPE_FLOAT64: return "f64";
+        case SIMDAX_DTYPE_UINT8: return "u8";
     }
     return "?";
 }
@@ -122,7 +148,10 @@ std::string memcpy_name(const Workload& w) {
 int64_t bytes_processed(const Workload& w) {
     const int64_t elem = int64_t(simdax_dtype_size(w.dtype));
     int64_t bytes = 2 * element_count(w.shape) * elem;  // input + output
-    if (!w.scale_bias.empty()) bytes += 2 * element_count(w.scale_bias) * elem;
+    if (w.op == Op::AttentionSoftmax)
+        bytes += element_count(w.scale_bias) * 4;  // a float32 mask
+    else if (!w.scale_bias.empty())
+        bytes += 2 * element_count(w.scale_bias) * elem;
     return bytes;
 }
 

@@ -11,7 +11,7 @@
 
 namespace simdax_bench {
 
-enum class Op { LogSoftmax, Softmax, Hardmax, Mvn, HardSigmoid };
+enum class Op { LogSoftmax, Softmax, Hardmax, Mvn, HardSigmoid, AttentionSoftmax };
 
 struct Workload {
     std::string id;  // "W1", "F7c", "L1", ...
@@ -19,7 +19,7 @@ struct Workload {
     simdax_dtype dtype;
     std::vector<int64_t> shape;
     std::vector<uint32_t> axes;       // empty for element-wise ops
-    std::vector<int64_t> scale_bias;  // MVN Scale/Bias shape; empty = none
+    std::vector<int64_t> scale_bias;  // MVN Scale/Bias shape, AttentionSoftmax's float32 mask; empty = none
     // Per SIMD ISA family (avx512 also judges avx512fp16, neon neonfp16);
     // 0 = no target. latency == false: the highest acceptable op/memcpy
     // ratio; latency == true: the highest acceptable time per execute, ns.
@@ -27,6 +27,9 @@ struct Workload {
         double avx512 = 0, avx2 = 0, neon = 0;
     } target;
     bool latency;
+    // AttentionSoftmax only (attention_workload in workloads.cpp).
+    float attn_scale = 1.0f;
+    simdax_causal causal = SIMDAX_CAUSAL_NONE;
 };
 
 // The target of w on isa (0: none; scalar has none).

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "activation/activation_slots.hpp"
+#include "attention_softmax/attention_softmax_slots.hpp"
 #include "cast/cast_slots.hpp"
 #include "hardmax/hardmax_slots.hpp"
 #include "mvn/mvn_slots.hpp"
@@ -22,7 +23,8 @@
     SIMDAX_HARDMAX_SLOTS(X, A)    \
     SIMDAX_MVN_SLOTS(X, A)        \
     SIMDAX_ACTIVATION_SLOTS(X, A) \
-    SIMDAX_CAST_SLOTS(X, A)
+    SIMDAX_CAST_SLOTS(X, A)       \
+    SIMDAX_ATTENTION_SOFTMAX_SLOTS(X, A)
 
 // Generators over the list, for an ISA namespace whose kernels are
 // templates over the storage type: `template <class T> void name(...)`.

@@ -9,7 +9,9 @@
 
 namespace simdax {
 
-enum class DType : int { f32 = 0, f16 = 1, bf16 = 2, f64 = 3 };
+// u8: boolean masks only (AttentionSoftmax); no kernels run on it, so the
+// tables hold the first kDTypeCount dtypes.
+enum class DType : int { f32 = 0, f16 = 1, bf16 = 2, f64 = 3, u8 = 4 };
 constexpr int kDTypeCount = 4;
 
 // An activation, with the parameters of simdax_activation_desc.

@@ -11,7 +11,8 @@
     X(kMvnExOperator)         \
     X(kHardSigmoidOperator)   \
     X(kActivationOperator)    \
-    X(kCastOperator)
+    X(kCastOperator)          \
+    X(kAttentionSoftmaxOperator)
 // clang-format on
 
 namespace simdax {

@@ -395,7 +395,8 @@ TEST(Api, DtypeSizes) {
     EXPECT_EQ(simdax_dtype_size(SIMDAX_DTYPE_BFLOAT16), 2u);
     EXPECT_EQ(simdax_dtype_size(SIMDAX_DTYPE_FLOAT64), 8u);
     EXPECT_EQ(simdax_dtype_size(simdax_dtype(0)), 0u);
-    EXPECT_EQ(simdax_dtype_size(simdax_dtype(5)), 0u);
+    EXPECT_EQ(simdax_dtype_size(SIMDAX_DTYPE_UINT8), 1u);
+    EXPECT_EQ(simdax_dtype_size(simdax_dtype(6)), 0u);
 }
 
 TEST(Api, ActivationNamesAndDefaults) {

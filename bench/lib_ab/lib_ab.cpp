@@ -97,6 +97,7 @@ void fill(void* dst, simdax_dtype dtype, int64_t count, double lo, double hi, ui
                     uint16_t(exp <= 0 ? sign : sign | uint32_t(exp) << 10 | mant);
                 break;
             }
+            case SIMDAX_DTYPE_UINT8: static_cast<uint8_t*>(dst)[i] = f != 0.0f; break;
         }
     }
 }

@@ -147,6 +147,20 @@ simdax_status one_shot(simdax_operator_type type, const void* desc, const simdax
     return s;
 }
 
+simdax_status one_shot_operands(simdax_operator_type type, const void* desc,
+                                const void* const (&at)[kOperands]) {
+    if (!desc) return fail(SIMDAX_ERROR_NULL_POINTER, "desc: is NULL");
+    const simdax_operator_desc d{type, desc};
+    simdax_operator* op = nullptr;
+    simdax_status s = simdax_operator_create(&d, &op);
+    if (s != SIMDAX_OK) return s;
+    BoundOperands b{};
+    for (int o = 0; o < kOperands; ++o) b.at[o] = at[o];
+    s = execute(op, b, nullptr, "");
+    simdax_operator_destroy(op);
+    return s;
+}
+
 }  // namespace simdax
 
 extern "C" {
@@ -157,6 +171,7 @@ size_t simdax_dtype_size(simdax_dtype dtype) {
         case SIMDAX_DTYPE_FLOAT16:
         case SIMDAX_DTYPE_BFLOAT16: return 2;
         case SIMDAX_DTYPE_FLOAT64: return 8;
+        case SIMDAX_DTYPE_UINT8: return 1;
     }
     return 0;
 }

@@ -67,6 +67,12 @@ constexpr int64_t kMaxParts = 256;
 
 using RowsFn = void (*)(const void*, void*, size_t, size_t, ptrdiff_t, ptrdiff_t);
 
+// An operator's own parameters (validate writes, its execute reads), opaque
+// to dispatch: a trivially copyable struct of at most this size.
+struct OpParams {
+    alignas(8) unsigned char bytes[64];
+};
+
 struct Plan {
     const OperatorDef* def;
     DType dtype;
@@ -98,6 +104,12 @@ struct Plan {
 
     ActParams act;
     VarianceNorm vn;  // MVN
+    OpParams params;  // the operator's own parameters, opaque here
+    // The problem's view as validated (no dims dropped or merged): an
+    // operator with an executor of its own walks it.
+    uint32_t rank;
+    int64_t sizes[SIMDAX_MAX_RANK];
+    int64_t strides[kOperands][SIMDAX_MAX_RANK];
 
     // Operand o's bytes meet the output's exactly when d = (address of o) -
     // (address of the output) has meet_lo[o] < d < meet_hi[o]: the span

@@ -84,7 +84,9 @@ void set_overlap_facts(const Problem& p, Plan* plan) {
 void choose_form(const Problem& p, Plan* plan) {
     plan->def = p.def;
     plan->dtype = p.dtype;
-    const auto size_of = [](DType d) -> size_t { return d == DType::f32 ? 4 : d == DType::f64 ? 8 : 2; };
+    const auto size_of = [](DType d) -> size_t {
+        return d == DType::f32 ? 4 : d == DType::f64 ? 8 : d == DType::u8 ? 1 : 2;
+    };
     plan->esize = size_of(p.dtype);
     plan->tile_esize = 0;
     for (int o = 0; o < kOperands; ++o) {
@@ -94,6 +96,10 @@ void choose_form(const Problem& p, Plan* plan) {
     }
     plan->act = p.act;
     plan->vn = p.vn;
+    plan->params = p.params;
+    plan->rank = p.rank;
+    std::copy(p.sizes, p.sizes + p.rank, plan->sizes);
+    for (int o = 0; o < kOperands; ++o) std::copy(p.strides[o], p.strides[o] + p.rank, plan->strides[o]);
     plan->operands = 0;
     for (int o = 0; o < kOperands; ++o) {
         plan->has_operand[o] = p.has[o];

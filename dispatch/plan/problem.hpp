@@ -17,6 +17,7 @@ struct Problem {
     bool reduced[SIMDAX_MAX_RANK];
     ActParams act{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
     VarianceNorm vn;  // MVN
+    OpParams params;  // the operator's own (operator_def.hpp)
     bool in_place_ok;
 };
 

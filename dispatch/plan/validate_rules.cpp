@@ -18,6 +18,7 @@ bool dtype_of(simdax_dtype d, DType* out) {
         case SIMDAX_DTYPE_FLOAT16: *out = DType::f16; return true;
         case SIMDAX_DTYPE_BFLOAT16: *out = DType::bf16; return true;
         case SIMDAX_DTYPE_FLOAT64: *out = DType::f64; return true;
+        case SIMDAX_DTYPE_UINT8: *out = DType::u8; return true;
     }
     return false;
 }
@@ -107,6 +108,12 @@ simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool i
     return SIMDAX_OK;
 }
 
+simdax_status check_float(const char* name, const simdax_tensor_desc* t) {
+    if (t->dtype == SIMDAX_DTYPE_UINT8)
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "%s.dtype: uint8 is for boolean masks only", name);
+    return SIMDAX_OK;
+}
+
 // The dtype and rank of t are the input's.
 simdax_status check_dtype_rank(const char* name, const simdax_tensor_desc* t, const simdax_tensor_desc* in) {
     if (t->dtype != in->dtype)
@@ -140,6 +147,8 @@ simdax_status check_input_output(const simdax_tensor_desc* in, const simdax_tens
     simdax_status s;
     if ((s = check_tensor("input", in, false, p->strides[kX])) != SIMDAX_OK) return s;
     if ((s = check_tensor("output", out, true, p->strides[kY])) != SIMDAX_OK) return s;
+    if ((s = check_float("input", in)) != SIMDAX_OK || (s = check_float("output", out)) != SIMDAX_OK)
+        return s;
     if ((s = same_dtype ? check_same("output", out, in) : check_shape("output", out, in)) != SIMDAX_OK)
         return s;
     dtype_of(in->dtype, &p->dtype);

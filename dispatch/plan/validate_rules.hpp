@@ -11,6 +11,8 @@ namespace simdax {
 // packed strides. An output may not broadcast or overlap itself.
 simdax_status check_tensor(const char* name, const simdax_tensor_desc* t, bool is_output,
                            int64_t strides[SIMDAX_MAX_RANK]);
+// t (checked) has a float dtype: uint8 is for masks only.
+simdax_status check_float(const char* name, const simdax_tensor_desc* t);
 // t has the input's dtype and rank.
 simdax_status check_dtype_rank(const char* name, const simdax_tensor_desc* t, const simdax_tensor_desc* in);
 // t has the input's rank and sizes.

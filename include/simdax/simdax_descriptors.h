@@ -52,7 +52,8 @@ typedef enum simdax_operator_type {
     SIMDAX_OPERATOR_HARD_SIGMOID = 5,                   /* simdax_hard_sigmoid_desc */
     SIMDAX_OPERATOR_ACTIVATION = 6,                     /* simdax_activation_op_desc */
     SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX = 7, /* simdax_mvn_ex_desc */
-    SIMDAX_OPERATOR_CAST = 8                            /* simdax_cast_desc */
+    SIMDAX_OPERATOR_CAST = 8,                           /* simdax_cast_desc */
+    SIMDAX_OPERATOR_ATTENTION_SOFTMAX = 9               /* simdax_attention_softmax_desc */
 } simdax_operator_type;
 
 /* LogSoftmax / Softmax / Hardmax over a set of axes (DML_ACTIVATION_*1).
@@ -128,6 +129,52 @@ typedef struct simdax_cast_desc {
     const simdax_tensor_desc* input;
     const simdax_tensor_desc* output;
 } simdax_cast_desc;
+
+/* Which keys a query sees (AttentionSoftmax). Query i of Sq, key j of Skv:
+ * TOP_LEFT aligns query 0 with key 0 (j <= i); BOTTOM_RIGHT aligns the last
+ * query with the last key (j <= i + Skv - Sq: PyTorch's causal_lower_right,
+ * ONNX Attention with past keys). */
+typedef enum simdax_causal {
+    SIMDAX_CAUSAL_NONE = 0,
+    SIMDAX_CAUSAL_TOP_LEFT = 1,
+    SIMDAX_CAUSAL_BOTTOM_RIGHT = 2
+} simdax_causal;
+
+/* AttentionSoftmax (docs/attention_softmax.md): Softmax, or LogSoftmax when
+ * log is 1, over the last axis (keys) of attention scores of rank >= 2
+ * (second to last: queries) of
+ *   z = softcap(input * scale) + mask + slope * (j - i')
+ * with softcap(v) = softcap * tanh(v / softcap) (off when softcap is 0) and
+ * i' the query's aligned position (i, or i + Skv - Sq for BOTTOM_RIGHT). A
+ * sink adds exp(sink) to the denominator only. Keys outside the causal
+ * window are neither read nor computed: their outputs are 0 (LogSoftmax:
+ * -inf). A row with no visible key, or only -inf logits, and no sink gives
+ * 0 (LogSoftmax: -inf), never NaN.
+ * input: float32, float16 or bfloat16; output: its dtype and sizes; in place
+ * allowed (output exactly the input).
+ * mask (optional): float32/float16/bfloat16 (added; -inf masks) or uint8
+ * (0 masks, nonzero keeps; a masked score is not read), the input's rank,
+ * each size the input's or 1.
+ * alibi_slopes, sinks (optional): float32/float16/bfloat16, the input's
+ * rank, key axis size 1, each other size the input's or 1.
+ * log_sum_exp (optional output): float32, the input's sizes with the key
+ * axis 1: per row m + log(sum), the natural log of the denominator of the
+ * scaled logits (-inf for a fully masked row).
+ * scale: finite; softcap: finite, >= 0; window: 0 (unlimited) or, with a
+ * causal mode, the keys i' - window < j <= i'. */
+typedef struct simdax_attention_softmax_desc {
+    const simdax_tensor_desc* input;
+    const simdax_tensor_desc* mask;
+    const simdax_tensor_desc* alibi_slopes;
+    const simdax_tensor_desc* sinks;
+    const simdax_tensor_desc* output;
+    const simdax_tensor_desc* log_sum_exp;
+    float scale;   /* 1: none */
+    float softcap; /* 0: none */
+    simdax_causal causal;
+    uint32_t window; /* 0: unlimited */
+    int log;         /* 0: Softmax, 1: LogSoftmax */
+} simdax_attention_softmax_desc;
 
 /* Name of an operator type ("LogSoftmax", "MeanVarianceNormalization"), NULL
  * for an unknown one: the names descriptions, log lines and the case format

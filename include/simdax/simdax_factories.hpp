@@ -121,6 +121,46 @@ inline Operator activation(const std::vector<int64_t>& shape, simdax_activation_
     return activation(shape, simdax_activation_default(type), dtype);
 }
 
+// AttentionSoftmax options; absent tensors as NULL in
+// simdax_attention_softmax_desc. Execute with execute_bound (mask, slopes,
+// sinks and log-sum-exp are bound by simdax_operand).
+struct AttentionSoftmaxOptions {
+    std::optional<TensorDesc> mask, alibi_slopes, sinks, log_sum_exp;
+    float scale = 1.0f;
+    float softcap = 0.0f;
+    simdax_causal causal = SIMDAX_CAUSAL_NONE;
+    uint32_t window = 0;
+    bool log = false;
+};
+inline Operator attention_softmax(const TensorDesc& input, const TensorDesc& output,
+                                  const AttentionSoftmaxOptions& o = {}) {
+    const simdax_tensor_desc in = input.c(), out = output.c();
+    simdax_tensor_desc mask{}, slopes{}, sinks{}, lse{};
+    if (o.mask) mask = o.mask->c();
+    if (o.alibi_slopes) slopes = o.alibi_slopes->c();
+    if (o.sinks) sinks = o.sinks->c();
+    if (o.log_sum_exp) lse = o.log_sum_exp->c();
+    const simdax_attention_softmax_desc d{&in,
+                                          o.mask ? &mask : nullptr,
+                                          o.alibi_slopes ? &slopes : nullptr,
+                                          o.sinks ? &sinks : nullptr,
+                                          &out,
+                                          o.log_sum_exp ? &lse : nullptr,
+                                          o.scale,
+                                          o.softcap,
+                                          o.causal,
+                                          o.window,
+                                          o.log ? 1 : 0};
+    return Operator(simdax_operator_desc{SIMDAX_OPERATOR_ATTENTION_SOFTMAX, &d});
+}
+// Packed scores of `dtype`, the output in place or beside.
+inline Operator attention_softmax(const std::vector<int64_t>& shape,
+                                  simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32,
+                                  const AttentionSoftmaxOptions& o = {}) {
+    const TensorDesc t(shape, dtype);
+    return attention_softmax(t, t, o);
+}
+
 // ------------------------------------------------------------ ONNX helpers
 // simdax_onnx_softmax_axes: axis = nullopt when the node has no attribute.
 inline std::vector<uint32_t> onnx_softmax_axes(int64_t opset, uint32_t rank,

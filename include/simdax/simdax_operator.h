@@ -105,5 +105,11 @@ SIMDAX_API simdax_status simdax_hard_sigmoid(const simdax_hard_sigmoid_desc* des
 SIMDAX_API simdax_status simdax_activation(const simdax_activation_op_desc* desc, const void* input,
                                            void* output);
 SIMDAX_API simdax_status simdax_cast(const simdax_cast_desc* desc, const void* input, void* output);
+/* mask, alibi_slopes, sinks, log_sum_exp: NULL exactly when the descriptor's
+ * tensor is NULL. */
+SIMDAX_API simdax_status simdax_attention_softmax(const simdax_attention_softmax_desc* desc,
+                                                  const void* input, const void* mask,
+                                                  const void* alibi_slopes, const void* sinks, void* output,
+                                                  void* log_sum_exp);
 
 #endif /* SIMDAX_OPERATOR_H */

@@ -56,7 +56,8 @@ typedef enum simdax_dtype {
     SIMDAX_DTYPE_FLOAT32 = 1,
     SIMDAX_DTYPE_FLOAT16 = 2,  /* IEEE binary16, passed as uint16_t bit patterns */
     SIMDAX_DTYPE_BFLOAT16 = 3, /* upper 16 bits of a binary32 */
-    SIMDAX_DTYPE_FLOAT64 = 4
+    SIMDAX_DTYPE_FLOAT64 = 4,
+    SIMDAX_DTYPE_UINT8 = 5 /* boolean masks only (AttentionSoftmax): nonzero = true */
 } simdax_dtype;
 
 /* Bytes per element of a dtype, 0 for an unknown one. */

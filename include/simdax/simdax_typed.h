@@ -11,14 +11,15 @@
  * fields it has). Buffers are bound by operand index with their length,
  * so that an undersized buffer is refused instead of overrun. */
 typedef enum simdax_structure_type {
-    SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO = 1,  /* simdax_log_softmax_create_info */
-    SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO = 2,      /* simdax_softmax_create_info */
-    SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO = 3,      /* simdax_hardmax_create_info */
-    SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO = 4,          /* simdax_mvn_create_info */
-    SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO = 5, /* simdax_hard_sigmoid_create_info */
-    SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO = 6,   /* simdax_activation_create_info */
-    SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO = 7,         /* simdax_cast_create_info */
-    SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS = 100        /* simdax_operand_bindings */
+    SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO = 1,       /* simdax_log_softmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO = 2,           /* simdax_softmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO = 3,           /* simdax_hardmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO = 4,               /* simdax_mvn_create_info */
+    SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO = 5,      /* simdax_hard_sigmoid_create_info */
+    SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO = 6,        /* simdax_activation_create_info */
+    SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO = 7,              /* simdax_cast_create_info */
+    SIMDAX_STRUCTURE_TYPE_ATTENTION_SOFTMAX_CREATE_INFO = 8, /* simdax_attention_softmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS = 100             /* simdax_operand_bindings */
 } simdax_structure_type;
 
 typedef struct simdax_structure_header {
@@ -50,6 +51,7 @@ SIMDAX_CREATE_INFO(simdax_mvn_create_info, simdax_mvn_ex_desc); /* MEAN_VARIANCE
 SIMDAX_CREATE_INFO(simdax_hard_sigmoid_create_info, simdax_hard_sigmoid_desc);
 SIMDAX_CREATE_INFO(simdax_activation_create_info, simdax_activation_op_desc);
 SIMDAX_CREATE_INFO(simdax_cast_create_info, simdax_cast_desc);
+SIMDAX_CREATE_INFO(simdax_attention_softmax_create_info, simdax_attention_softmax_desc);
 
 /* As simdax_operator_create, from a create-info structure (its header's
  * address). SIMDAX_ERROR_INVALID_ARGUMENT for a header that names no

@@ -26,6 +26,7 @@ bool dtype_matches(simdax_dtype dtype, nb::dlpack::dtype got) {
     switch (dtype) {
         case SIMDAX_DTYPE_FLOAT32: return got == nb::dtype<float>();
         case SIMDAX_DTYPE_FLOAT64: return got == nb::dtype<double>();
+        case SIMDAX_DTYPE_UINT8: return got == nb::dtype<uint8_t>() || got == nb::dtype<bool>();
         case SIMDAX_DTYPE_FLOAT16:
             return got.code == uint8_t(nb::dlpack::dtype_code::Float) && got.bits == 16;
         case SIMDAX_DTYPE_BFLOAT16:

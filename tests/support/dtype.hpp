@@ -21,6 +21,7 @@ inline const char* dtype_name(simdax_dtype dt) {
         case SIMDAX_DTYPE_FLOAT16: return "float16";
         case SIMDAX_DTYPE_BFLOAT16: return "bfloat16";
         case SIMDAX_DTYPE_FLOAT64: return "float64";
+        case SIMDAX_DTYPE_UINT8: return "uint8";
     }
     return "unknown-dtype";
 }
@@ -31,6 +32,7 @@ inline size_t dtype_bytes(simdax_dtype dt) {
         case SIMDAX_DTYPE_FLOAT16: return 2;
         case SIMDAX_DTYPE_BFLOAT16: return 2;
         case SIMDAX_DTYPE_FLOAT64: return 8;
+        case SIMDAX_DTYPE_UINT8: return 1;
     }
     return 0;
 }
@@ -47,6 +49,7 @@ inline BinaryFormat format_of(simdax_dtype dt) {
         case SIMDAX_DTYPE_FLOAT16: return {10, 5};
         case SIMDAX_DTYPE_BFLOAT16: return {7, 8};
         case SIMDAX_DTYPE_FLOAT64: return {52, 11};
+        case SIMDAX_DTYPE_UINT8: break;  // not a binary format (boolean masks)
     }
     return {0, 0};
 }
@@ -79,6 +82,7 @@ inline double round_to_format(double x, BinaryFormat f) {
 }
 
 inline double round_to_dtype(double x, simdax_dtype dt) {
+    if (dt == SIMDAX_DTYPE_UINT8) return x != 0.0 ? 1.0 : 0.0;  // a boolean mask's value
     return dt == SIMDAX_DTYPE_FLOAT64 ? x : round_to_format(x, format_of(dt));
 }
 
@@ -160,6 +164,7 @@ inline void store_as(simdax_dtype dt, void* p, double x) {
         case SIMDAX_DTYPE_FLOAT16: return put_raw(p, f64_to_f16_bits(x));
         case SIMDAX_DTYPE_BFLOAT16: return put_raw(p, f64_to_bf16_bits(x));
         case SIMDAX_DTYPE_FLOAT64: return put_raw(p, x);
+        case SIMDAX_DTYPE_UINT8: return put_raw(p, uint8_t(x != 0.0));
     }
 }
 
@@ -169,6 +174,7 @@ inline double load_as(simdax_dtype dt, const void* p) {
         case SIMDAX_DTYPE_FLOAT16: return f16_bits_to_f64(get_raw<uint16_t>(p));
         case SIMDAX_DTYPE_BFLOAT16: return bf16_bits_to_f64(get_raw<uint16_t>(p));
         case SIMDAX_DTYPE_FLOAT64: return get_raw<double>(p);
+        case SIMDAX_DTYPE_UINT8: return double(get_raw<uint8_t>(p));
     }
     return std::numeric_limits<double>::quiet_NaN();
 }
@@ -180,6 +186,7 @@ inline uint64_t dtype_bits(double v, simdax_dtype dt, uint64_t* sign_mask) {
         case SIMDAX_DTYPE_FLOAT16: *sign_mask = 1ull << 15; return f64_to_f16_bits(v);
         case SIMDAX_DTYPE_BFLOAT16: *sign_mask = 1ull << 15; return f64_to_bf16_bits(v);
         case SIMDAX_DTYPE_FLOAT64: *sign_mask = 1ull << 63; return f64_bits(v);
+        case SIMDAX_DTYPE_UINT8: break;
     }
     *sign_mask = 0;
     return 0;

@@ -40,6 +40,7 @@ inline simdax_dtype api_dtype(DType d) {
         case DType::f16: return SIMDAX_DTYPE_FLOAT16;
         case DType::bf16: return SIMDAX_DTYPE_BFLOAT16;
         case DType::f64: return SIMDAX_DTYPE_FLOAT64;
+        case DType::u8: return SIMDAX_DTYPE_UINT8;
     }
     return SIMDAX_DTYPE_FLOAT32;
 }

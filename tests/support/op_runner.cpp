@@ -52,6 +52,7 @@ const char* op_name(simdax_operator_type op) {
         case SIMDAX_OPERATOR_HARD_SIGMOID: return "HardSigmoid";
         case SIMDAX_OPERATOR_ACTIVATION: return "Activation";
         case SIMDAX_OPERATOR_CAST: return "Cast";
+        case SIMDAX_OPERATOR_ATTENTION_SOFTMAX: return "AttentionSoftmax";
     }
     return "unknown-op";
 }
@@ -131,6 +132,11 @@ const simdax_operator_desc* build_desc(const OpSpec& spec, const Operands& io, D
             st->cast = {&st->x, &st->y};
             st->op.desc = &st->cast;
             break;
+        case SIMDAX_OPERATOR_ATTENTION_SOFTMAX:  // without its options: Softmax over the last axis
+            st->attn = {&st->x, nullptr, nullptr, nullptr, &st->y, nullptr, 1.0f, 0.0f, SIMDAX_CAUSAL_NONE,
+                        0,      0};
+            st->op.desc = &st->attn;
+            break;
     }
     return &st->op;
 }
@@ -158,6 +164,10 @@ simdax_status execute(const OpSpec& spec, Operands& io, bool one_shot, std::stri
                 break;
             case SIMDAX_OPERATOR_ACTIVATION: s = simdax_activation(&st.act, io.x.data(), io.y.data()); break;
             case SIMDAX_OPERATOR_CAST: s = simdax_cast(&st.cast, io.x.data(), io.y.data()); break;
+            case SIMDAX_OPERATOR_ATTENTION_SOFTMAX:
+                s = simdax_attention_softmax(&st.attn, io.x.data(), nullptr, nullptr, nullptr, io.y.data(),
+                                             nullptr);
+                break;
             default: s = SIMDAX_ERROR_INVALID_ARGUMENT;
         }
     } else {
@@ -206,6 +216,8 @@ std::vector<double> reference_values(const OpSpec& spec, const Operands& io, std
             return ref_mvn(x, spec.axes, p, ranges);
         }
         case SIMDAX_OPERATOR_HARD_SIGMOID: return ref_hard_sigmoid_op(x, spec.alpha, spec.beta);
+        case SIMDAX_OPERATOR_ATTENTION_SOFTMAX:
+            return ref_softmax(x, std::vector<uint32_t>{uint32_t(io.x.sizes().size() - 1)});
         case SIMDAX_OPERATOR_ACTIVATION: return ref_activation_op(x, spec.activation);
         case SIMDAX_OPERATOR_CAST: {  // exact: the input's value rounded once to the output's type
             std::vector<double> v =

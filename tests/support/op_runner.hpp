@@ -55,6 +55,7 @@ struct DescStorage {
     simdax_hard_sigmoid_desc hs{};
     simdax_activation_op_desc act{};
     simdax_cast_desc cast{};
+    simdax_attention_softmax_desc attn{};  // plain: Softmax over the last axis
     simdax_operator_desc op{};
 };
 // The operator type the spec creates (MVN: plain or _EX).

@@ -19,6 +19,7 @@ void canary_bytes(simdax_dtype dt, unsigned char* out) {
         case SIMDAX_DTYPE_FLOAT16: return put_raw(out, uint16_t{0x7DA5u});
         case SIMDAX_DTYPE_BFLOAT16: return put_raw(out, uint16_t{0x7FA5u});
         case SIMDAX_DTYPE_FLOAT64: return put_raw(out, uint64_t{0x7FF5A5A5A5A5A5A5ull});
+        case SIMDAX_DTYPE_UINT8: return put_raw(out, uint8_t{0xA5u});
     }
 }
 

@@ -65,6 +65,7 @@ const char* dtype_name(simdax_dtype dtype) {
         case SIMDAX_DTYPE_FLOAT16: return "float16";
         case SIMDAX_DTYPE_BFLOAT16: return "bfloat16";
         case SIMDAX_DTYPE_FLOAT64: return "float64";
+        case SIMDAX_DTYPE_UINT8: return "uint8";
     }
     return "unknown";
 }
@@ -75,6 +76,7 @@ std::size_t dtype_bytes(simdax_dtype dtype) {
         case SIMDAX_DTYPE_FLOAT16: return 2;
         case SIMDAX_DTYPE_BFLOAT16: return 2;
         case SIMDAX_DTYPE_FLOAT64: return 8;
+        case SIMDAX_DTYPE_UINT8: return 1;
     }
     return 0;
 }
@@ -121,6 +123,7 @@ double round_to_dtype(double x, simdax_dtype dtype) {
         case SIMDAX_DTYPE_FLOAT16: return float16_bits_to_double(double_to_float16_bits(x));
         case SIMDAX_DTYPE_BFLOAT16: return bfloat16_bits_to_double(double_to_bfloat16_bits(x));
         case SIMDAX_DTYPE_FLOAT64: return x;
+        case SIMDAX_DTYPE_UINT8: return x != 0.0 ? 1.0 : 0.0;
     }
     return x;
 }
@@ -144,6 +147,7 @@ double load_element(const void* data, std::size_t index, simdax_dtype dtype) {
             std::memcpy(&v, bytes, sizeof v);
             return v;
         }
+        case SIMDAX_DTYPE_UINT8: return double(*bytes);
     }
     return std::nan("");
 }
@@ -156,6 +160,7 @@ std::uint64_t exact_bits(double x, simdax_dtype dtype, std::uint64_t* sign_bit) 
         case SIMDAX_DTYPE_FLOAT16: *sign_bit = 0x8000; return double_to_float16_bits(x);
         case SIMDAX_DTYPE_BFLOAT16: *sign_bit = 0x8000; return double_to_bfloat16_bits(x);
         case SIMDAX_DTYPE_FLOAT64: break;
+        case SIMDAX_DTYPE_UINT8: *sign_bit = 0; return x != 0.0 ? 1u : 0u;
     }
     std::uint64_t d;
     std::memcpy(&d, &x, sizeof d);

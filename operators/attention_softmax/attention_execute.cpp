@@ -1,0 +1,206 @@
+// AttentionSoftmax's executor: rows (every index but the key's) walked by an
+// odometer in units of whole rows, on the caller's pool. Each row's causal
+// window [j0, j1) is computed from its query index; keys outside it are
+// written 0 (LogSoftmax: -inf) and never read. A row whose keys are
+// contiguous in input, output and mask goes to attention_row whole;
+// otherwise its keys are gathered in parts through stack buffers
+// (attention_stats, then attention_out and a scatter). Rows are
+// independent, so every split gives the same bits.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "attention_softmax/attention_params.hpp"
+#include "attention_softmax/attention_state.hpp"
+#include "run_units.hpp"
+#include "scalar/scalar_types.hpp"
+
+namespace simdax {
+namespace {
+
+constexpr size_t kPart = 512;  // keys per gathered part
+// The operands this operator reads or writes: the odometer moves these only.
+constexpr int kUsed[] = {kX, kY, kMask, kAlibiSlopes, kSinks, kLogSumExp};
+constexpr int64_t kUnitElems = 1 << 14;  // elements per unit of work, about
+
+float load_float(const char* p, DType d) {
+    using namespace kernels::scalar;
+    uint16_t h;
+    switch (d) {
+        case DType::f32: {
+            float f;
+            std::memcpy(&f, p, 4);
+            return f;
+        }
+        case DType::f16: std::memcpy(&h, p, 2); return half_to_float(h);
+        case DType::bf16: std::memcpy(&h, p, 2); return bfloat_to_float(h);
+        case DType::f64:
+        case DType::u8: break;  // refused by validation
+    }
+    return 0.0f;
+}
+
+// n elements of esize bytes, stride elements apart, to or from a packed run.
+void gather(const char* src, int64_t stride, size_t esize, size_t n, char* dst) {
+    for (size_t i = 0; i < n; ++i)
+        std::memcpy(dst + i * esize, src + int64_t(i) * stride * int64_t(esize), esize);
+}
+void scatter(const char* src, size_t esize, size_t n, char* dst, int64_t stride) {
+    for (size_t i = 0; i < n; ++i)
+        std::memcpy(dst + int64_t(i) * stride * int64_t(esize), src + i * esize, esize);
+}
+
+// The bytes of 0 or -inf in a dtype.
+void fill_value(DType d, bool log, unsigned char out[4]) {
+    const float f = log ? -__builtin_inff() : 0.0f;
+    const uint16_t h = d == DType::f16 ? (log ? 0xfc00u : 0u) : uint16_t(kernels::scalar::float_to_bfloat(f));
+    if (d == DType::f32)
+        std::memcpy(out, &f, 4);
+    else
+        std::memcpy(out, &h, 2);
+}
+
+struct RowWalk {
+    const Plan& p;
+    const Buffers& b;
+    AttnParams ap;
+    int r;  // rank
+    int64_t sq, skv;
+    size_t esize;
+    unsigned char fill[4];
+    bool contiguous;  // keys at stride 1 in input, output and mask
+
+    char* at(int o, int64_t off, int64_t j) const {
+        return b.at[o] + (off + j * p.strides[o][r - 1]) * int64_t(p.esize_of[o]);
+    }
+
+    // Keys [j0, j1) of a row: 0 (LogSoftmax: -inf).
+    void fill_keys(const int64_t* off, int64_t j0, int64_t j1) const {
+        if (j0 >= j1) return;
+        const int64_t ys = p.strides[kY][r - 1];
+        char* y = b.at[kY] + (off[kY] + j0 * ys) * int64_t(esize);
+        const size_t n = size_t(j1 - j0);
+        if (ys == 1 && !ap.log) return void(std::memset(y, 0, n * esize));
+        if (esize == 4) return fill_as<uint32_t>(y, ys, n);
+        fill_as<uint16_t>(y, ys, n);
+    }
+    template <class U>
+    void fill_as(char* y, int64_t ys, size_t n) const {
+        U v;
+        std::memcpy(&v, fill, sizeof v);
+        if (ys == 1) {
+            U* t = reinterpret_cast<U*>(y);  // aligned: bindings_check
+            for (size_t i = 0; i < n; ++i) t[i] = v;
+            return;
+        }
+        for (size_t i = 0; i < n; ++i) std::memcpy(y + int64_t(i) * ys * int64_t(sizeof(U)), &v, sizeof v);
+    }
+
+    // One row: its offsets, its query index i.
+    void row(const int64_t* off, int64_t i) const {
+        const int64_t ip = ap.causal == SIMDAX_CAUSAL_BOTTOM_RIGHT ? i + skv - sq : i;
+        int64_t j0 = 0, j1 = skv;
+        if (ap.causal != SIMDAX_CAUSAL_NONE) {
+            j1 = std::clamp<int64_t>(ip + 1, 0, skv);
+            if (ap.window) j0 = std::clamp<int64_t>(ip - int64_t(ap.window) + 1, 0, j1);
+        }
+        AttnRowArgs a{};
+        a.mask_dtype = p.dtypes[kMask];
+        a.scale = ap.scale;
+        a.softcap = ap.softcap;
+        a.log = ap.log;
+        a.slope = p.has_operand[kAlibiSlopes]
+                      ? load_float(at(kAlibiSlopes, off[kAlibiSlopes], 0), p.dtypes[kAlibiSlopes])
+                      : 0.0f;
+        a.sink = p.has_operand[kSinks] ? load_float(at(kSinks, off[kSinks], 0), p.dtypes[kSinks])
+                                       : -__builtin_inff();
+        a.pos = float(j0 - ip);
+        float* lse = p.has_operand[kLogSumExp] ? reinterpret_cast<float*>(at(kLogSumExp, off[kLogSumExp], 0))
+                                               : nullptr;
+        fill_keys(off, 0, j0);
+        fill_keys(off, j1, skv);
+        if (j0 == j1) {
+            if (lse) *lse = attn_state::log_sum_exp(attn_state::with_sink({-__builtin_inff(), 0.0f}, a.sink));
+            return;
+        }
+        if (contiguous) {
+            a.x = at(kX, off[kX], j0);
+            a.y = at(kY, off[kY], j0);
+            a.mask = p.has_operand[kMask] ? at(kMask, off[kMask], j0) : nullptr;
+            a.n = size_t(j1 - j0);
+            a.lse = lse;
+            return p.k.attention_row(&a);
+        }
+        gathered(a, off, j0, j1, lse);
+    }
+
+    // A row whose keys are strided: parts gathered into stack buffers.
+    void gathered(AttnRowArgs a, const int64_t* off, int64_t j0, int64_t j1, float* lse) const {
+        alignas(64) char xb[kPart * 4], mb[kPart * 4], yb[kPart * 4];
+        const float pos0 = a.pos;
+        auto part = [&](int64_t j, size_t n) {
+            gather(at(kX, off[kX], j), p.strides[kX][r - 1], esize, n, xb);
+            if (p.has_operand[kMask])
+                gather(at(kMask, off[kMask], j), p.strides[kMask][r - 1], p.esize_of[kMask], n, mb);
+            a.x = xb;
+            a.y = yb;
+            a.mask = p.has_operand[kMask] ? mb : nullptr;
+            a.n = n;
+            a.pos = pos0 + float(j - j0);
+        };
+        AttnState st{-__builtin_inff(), 0.0f};
+        for (int64_t j = j0; j < j1; j += int64_t(kPart)) {
+            part(j, size_t(std::min<int64_t>(kPart, j1 - j)));
+            p.k.attention_stats(&a, &st);
+        }
+        const AttnState fin = attn_state::with_sink(st, a.sink);
+        if (lse) *lse = attn_state::log_sum_exp(fin);
+        if (st.m == -__builtin_inff()) return fill_keys(off, j0, j1);
+        for (int64_t j = j0; j < j1; j += int64_t(kPart)) {
+            const size_t n = size_t(std::min<int64_t>(kPart, j1 - j));
+            part(j, n);
+            p.k.attention_out(&a, &fin);
+            scatter(yb, esize, n, at(kY, off[kY], j), p.strides[kY][r - 1]);
+        }
+    }
+};
+
+}  // namespace
+
+void execute_attention(const Plan& p, const Buffers& b, const simdax_parallel* par) {
+    if (p.form == Form::empty) return;
+    KernelFpEnv env;
+    RowWalk w{p, b, load_params(p.params), int(p.rank), 0, 0, p.esize, {}, false};
+    w.sq = p.sizes[w.r - 2];
+    w.skv = p.sizes[w.r - 1];
+    fill_value(p.dtype, w.ap.log, w.fill);
+    const int key = w.r - 1;
+    w.contiguous = w.skv == 1 || (p.strides[kX][key] == 1 && p.strides[kY][key] == 1 &&
+                                  (!p.has_operand[kMask] || p.strides[kMask][key] == 1));
+    const int64_t rows = p.total / w.skv;
+    const int64_t per_unit = std::max<int64_t>(1, kUnitElems / w.skv);
+    const size_t units = size_t((rows + per_unit - 1) / per_unit);
+    if (par && (par->thread_count <= 1 || p.total < p.parallel_min)) par = nullptr;
+    run_units(par, units, [&](size_t u) {
+        const int64_t g0 = int64_t(u) * per_unit, g1 = std::min(rows, g0 + per_unit);
+        // The row's index along each dim but the key's, and each operand's
+        // offset there.
+        int64_t idx[SIMDAX_MAX_RANK] = {}, off[kOperands] = {};
+        for (int64_t g = g0, d = key - 1; d >= 0; --d) {
+            idx[d] = g % p.sizes[d];
+            g /= p.sizes[d];
+            for (int o : kUsed) off[o] += idx[d] * p.strides[o][d];
+        }
+        for (int64_t g = g0; g < g1; ++g) {
+            w.row(off, idx[key - 1]);
+            for (int d = key - 1; d >= 0; --d) {
+                for (int o : kUsed) off[o] += p.strides[o][d];
+                if (++idx[d] < p.sizes[d]) break;
+                for (int o : kUsed) off[o] -= p.sizes[d] * p.strides[o][d];
+                idx[d] = 0;
+            }
+        }
+    });
+}
+
+}  // namespace simdax

@@ -1,0 +1,7 @@
+// neon build of the AttentionSoftmax kernels (operators/attention_softmax/simd/).
+#include "attention_softmax/simd/attention_fused.hpp"
+#include "simd/kernel_list.hpp"
+
+namespace simdax::kernels::neon {
+SIMDAX_SIMD_INSTANTIATE(SIMDAX_ATTENTION_SOFTMAX_SLOTS)
+}  // namespace simdax::kernels::neon

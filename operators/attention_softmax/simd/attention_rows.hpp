@@ -1,0 +1,282 @@
+// AttentionSoftmax's row kernels over the vector layer, in float32 whatever
+// the storage types of scores and mask, in base 2: the logits come out
+// multiplied by log2(e) (folded into scale, softcap, mask and slope), so
+// each exponential is one 2^t (exp2_f32.hpp).
+//
+// A row of at most kBlock keys (attention_row): the logits go once into a
+// float buffer on the stack with their max, then exp(z - max) replaces them
+// with the sum taken alongside, then the output is one multiply (LogSoftmax:
+// one subtract): one exp per key. Longer rows and the executor's gathered
+// parts: the state block by block (attention_stats), then the output with a
+// second exp (attention_out).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "attention_softmax/attention_state.hpp"
+#include "simd/activation.hpp"
+#include "simd/exp2_f32.hpp"
+#include "simd/vec.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+namespace attn {
+
+constexpr size_t kBlock = 4096;  // keys per stack buffer (16 KB)
+struct NoMask {};
+
+using V = VF;
+using R = VF::R;
+
+inline R iota() {
+    alignas(64) static constexpr float kIota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                                                    11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                                    22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    static_assert(V::N <= 32);
+    return V::load(kIota);
+}
+
+using attn_state::kLn2;
+using attn_state::kLog2e;
+
+// The loop-invariant vectors of a row's logits (times log2(e)).
+struct Consts {
+    R scale, cap, inv_cap, log2e, slope, pos, idx;
+    explicit Consts(const AttnRowArgs& a)
+        : scale(V::set1(a.scale * kLog2e)),
+          cap(V::set1(a.softcap * kLog2e)),
+          inv_cap(V::set1(a.softcap != 0.0f ? a.scale / a.softcap : 0.0f)),
+          log2e(V::set1(kLog2e)),
+          slope(V::set1(a.slope * kLog2e)),
+          pos(V::set1(a.pos)),
+          idx(iota()) {}
+};
+
+// 2^t for t <= 0 (NaN stays NaN; -inf gives 0).
+SIMDAX_INLINE R pow2(R t) { return exp2_nonpos_f32<true>(t); }
+
+// The logits of keys j..j+cnt (cnt < N only when Tail; the lanes past cnt
+// are -inf). FL: bit 0 softcap, bit 1 ALiBi (compile-time: no test per
+// vector).
+template <bool Tail, int FL, class T, class MT>
+SIMDAX_INLINE R logit(const Consts& c, const T* x, const MT* mk, size_t j, size_t cnt) {
+    R z = Tail ? V::loadn(x + j, cnt, V::zero()) : V::load(x + j);
+    if constexpr ((FL & 1) != 0)
+        z = V::mul(c.cap, tanh_v<V>(V::mul(z, c.inv_cap)));
+    else
+        z = V::mul(z, c.scale);
+    if constexpr (std::is_same_v<MT, uint8_t>) {
+        // Masked keys become -inf whatever their score (NaN included).
+        alignas(64) float keep[V::N];
+        for (size_t l = 0; l < V::N; ++l) keep[l] = l < cnt && mk[j + l] == 0 ? -__builtin_inff() : 0.0f;
+        const R am = V::load(keep);
+        z = V::blend(V::lt(am, V::zero()), z, am);
+    } else if constexpr (!std::is_same_v<MT, NoMask>) {
+        z = V::fma(Tail ? V::loadn(mk + j, cnt, V::zero()) : V::load(mk + j), c.log2e, z);
+    }
+    if constexpr ((FL & 2) != 0) z = V::fma(c.slope, V::add(c.idx, V::add(c.pos, V::set1(float(j)))), z);
+    if (Tail) z = V::blend(V::lanes(cnt), V::set1(-__builtin_inff()), z);
+    return z;
+}
+
+// Logits of keys [0, n) into buf (n <= kBlock); returns their max, NaN when
+// one is NaN and the others -inf (hmax may miss a NaN; the sum will not).
+template <int FL, class T, class MT>
+float logits(const Consts& c, const T* x, const MT* mk, size_t n, float* buf) {
+    R m0 = V::set1(-__builtin_inff()), m1 = m0;
+    size_t j = 0;
+    for (; j + 2 * V::N <= n; j += 2 * V::N) {
+        const R z0 = logit<false, FL>(c, x, mk, j, V::N), z1 = logit<false, FL>(c, x, mk, j + V::N, V::N);
+        V::store(buf + j, z0);
+        V::store(buf + j + V::N, z1);
+        m0 = V::max(m0, z0);
+        m1 = V::max(m1, z1);
+    }
+    for (; j + V::N <= n; j += V::N) {
+        const R z = logit<false, FL>(c, x, mk, j, V::N);
+        V::store(buf + j, z);
+        m0 = V::max(m0, z);
+    }
+    if (j < n) {
+        const R z = logit<true, FL>(c, x, mk, j, n - j);
+        V::storen(buf + j, z, n - j);
+        m1 = V::max(m1, z);
+    }
+    float m = V::hmax(V::max(m0, m1));
+    if (!(m > -__builtin_inff()))
+        for (size_t i = 0; i < n; ++i)
+            if (buf[i] != buf[i]) m = buf[i];
+    return m;
+}
+
+// Sum of 2^(buf[j] - m) over [0, n); Store: buf[j] becomes the power.
+template <bool Store>
+float exp_sum(float* buf, size_t n, float m) {
+    const R mv = V::set1(m);
+    R s0 = V::zero(), s1 = V::zero();
+    size_t j = 0;
+    for (; j + 2 * V::N <= n; j += 2 * V::N) {
+        const R e0 = pow2(V::sub(V::load(buf + j), mv));
+        const R e1 = pow2(V::sub(V::load(buf + j + V::N), mv));
+        if (Store) {
+            V::store(buf + j, e0);
+            V::store(buf + j + V::N, e1);
+        }
+        s0 = V::add(s0, e0);
+        s1 = V::add(s1, e1);
+    }
+    for (; j < n; j += V::N) {
+        const size_t r = n - j < V::N ? n - j : V::N;
+        const R e = pow2(V::sub(V::loadn(buf + j, r, V::set1(-__builtin_inff())), mv));
+        if (Store) V::storen(buf + j, e, r);
+        s0 = V::add(s0, e);
+    }
+    return V::hsum(V::add(s0, s1));
+}
+
+// y[j] = f(buf[j]) over [0, n), stored as T.
+template <class T, class F>
+SIMDAX_INLINE void store_map(const float* buf, T* y, size_t n, F f) {
+    size_t j = 0;
+    for (; j + V::N <= n; j += V::N) V::store(y + j, f(V::load(buf + j)));
+    if (j < n) V::storen(y + j, f(V::loadn(buf + j, n - j, V::zero())), n - j);
+}
+
+// Softmax: 0 everywhere; LogSoftmax: -inf (a row with no finite logit).
+template <class T>
+void fill(T* y, size_t n, bool log) {
+    const R v = V::set1(log ? -__builtin_inff() : 0.0f);
+    size_t j = 0;
+    for (; j + V::N <= n; j += V::N) V::store(y + j, v);
+    if (j < n) V::storen(y + j, v, n - j);
+}
+
+template <class T, class MT, int FL>
+void stats(const AttnRowArgs& a, AttnState* st) {
+    const Consts c(a);
+    alignas(64) float buf[kBlock];
+    const T* x = static_cast<const T*>(a.x);
+    const MT* mk = static_cast<const MT*>(a.mask);
+    for (size_t b = 0; b < a.n; b += kBlock) {
+        const size_t nb = a.n - b < kBlock ? a.n - b : kBlock;
+        const MT* mb = mk;
+        if constexpr (!std::is_same_v<MT, NoMask>) mb += b;
+        const float m = logits<FL>(c, x + b, mb, nb, buf);
+        if (m > -__builtin_inff())
+            attn_state::combine(st, m, exp_sum<false>(buf, nb, m));
+        else if (m != m)
+            attn_state::combine(st, m, m);
+    }
+}
+
+// The outputs from a finished state (row max > -inf or NaN).
+template <class T, class MT, int FL>
+void out(const AttnRowArgs& a, const AttnState& st) {
+    const Consts c(a);
+    T* y = static_cast<T*>(a.y);
+    const T* x = static_cast<const T*>(a.x);
+    const MT* mk = static_cast<const MT*>(a.mask);
+    const R mv = V::set1(st.m), inv = V::set1(1.0f / st.s), ln2 = V::set1(kLn2);
+    const R nshift = V::set1(-attn_state::log_sum_exp(st));
+    size_t j = 0;
+    auto f = [&](R z) { return a.log ? V::fma(z, ln2, nshift) : V::mul(pow2(V::sub(z, mv)), inv); };
+    for (; j + V::N <= a.n; j += V::N) V::store(y + j, f(logit<false, FL>(c, x, mk, j, V::N)));
+    if (j < a.n) V::storen(y + j, f(logit<true, FL>(c, x, mk, j, a.n - j)), a.n - j);
+}
+
+template <class T, class MT, int FL>
+void fused_softmax_row(const AttnRowArgs& a);  // attention_fused.hpp
+
+template <class T, class MT, int FL>
+void row(const AttnRowArgs& a) {
+    T* y = static_cast<T*>(a.y);
+    if (!a.log && a.n <= kBlock) return fused_softmax_row<T, MT, FL>(a);
+    if (a.n > kBlock) {
+        AttnState st{-__builtin_inff(), 0.0f};
+        stats<T, MT, FL>(a, &st);
+        const AttnState fin = attn_state::with_sink(st, a.sink);
+        if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
+        if (st.m == -__builtin_inff())
+            fill(y, a.n, a.log);
+        else
+            out<T, MT, FL>(a, fin);
+        return;
+    }
+    const Consts c(a);
+    alignas(64) float buf[kBlock];
+    const float m = logits<FL>(c, static_cast<const T*>(a.x), static_cast<const MT*>(a.mask), a.n, buf);
+    AttnState st{m, 0.0f};
+    if (m == -__builtin_inff()) {
+        const AttnState fin = attn_state::with_sink(st, a.sink);
+        if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
+        return fill(y, a.n, a.log);
+    }
+    st.s = a.log ? exp_sum<false>(buf, a.n, m) : exp_sum<true>(buf, a.n, m);
+    const AttnState fin = attn_state::with_sink(st, a.sink);
+    if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
+    if (a.log) {
+        // z*ln2 - shift: the natural log of the output.
+        const R nshift = V::set1(-attn_state::log_sum_exp(fin)), ln2 = V::set1(kLn2);
+        store_map(buf, y, a.n, [&](R z) { return V::fma(z, ln2, nshift); });
+    } else {
+        // The powers are relative to the row's max; a larger sink moved it.
+        const R k = V::set1(std::exp2(m - fin.m) / fin.s);
+        store_map(buf, y, a.n, [&](R e) { return V::mul(e, k); });
+    }
+}
+
+// The kernel F<T, MT, FL> for the row's softcap and ALiBi.
+template <template <class, class, int> class F, class T, class MT, class... Args>
+void with_flags(const AttnRowArgs& a, Args... args) {
+    const int fl = (a.softcap != 0.0f ? 1 : 0) | (a.slope != 0.0f ? 2 : 0);
+    switch (fl) {
+        case 0: return F<T, MT, 0>::run(a, args...);
+        case 1: return F<T, MT, 1>::run(a, args...);
+        case 2: return F<T, MT, 2>::run(a, args...);
+        default: return F<T, MT, 3>::run(a, args...);
+    }
+}
+
+// ... and for the row's mask dtype.
+template <template <class, class, int> class F, class T, class... Args>
+void with_mask(const AttnRowArgs& a, Args... args) {
+    if (!a.mask) return with_flags<F, T, NoMask>(a, args...);
+    switch (a.mask_dtype) {
+        case DType::f32: return with_flags<F, T, float>(a, args...);
+        case DType::f16: return with_flags<F, T, F16>(a, args...);
+        case DType::bf16: return with_flags<F, T, BF16>(a, args...);
+        case DType::u8: return with_flags<F, T, uint8_t>(a, args...);
+        case DType::f64: return;  // refused by validation
+    }
+}
+
+template <class T, class MT, int FL>
+struct RowK {
+    static void run(const AttnRowArgs& a) { row<T, MT, FL>(a); }
+};
+template <class T, class MT, int FL>
+struct StatsK {
+    static void run(const AttnRowArgs& a, AttnState* st) { stats<T, MT, FL>(a, st); }
+};
+template <class T, class MT, int FL>
+struct OutK {
+    static void run(const AttnRowArgs& a, const AttnState* st) { out<T, MT, FL>(a, *st); }
+};
+
+}  // namespace attn
+
+// Float64 scores are refused by validation (the kernels compute in float32).
+template <class T>
+void attention_row(const AttnRowArgs* a) {
+    if constexpr (!std::is_same_v<T, double>) attn::with_mask<attn::RowK, T>(*a);
+}
+template <class T>
+void attention_stats(const AttnRowArgs* a, AttnState* state) {
+    if constexpr (!std::is_same_v<T, double>) attn::with_mask<attn::StatsK, T>(*a, state);
+}
+template <class T>
+void attention_out(const AttnRowArgs* a, const AttnState* state) {
+    if constexpr (!std::is_same_v<T, double>) attn::with_mask<attn::OutK, T>(*a, state);
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
