@@ -107,6 +107,10 @@ const DataSet& workload_data(const Workload& w) {
     set->input = AlignedBuffer(byte_size(w.dtype, w.shape));
     fill_random(set->input.data(), w.dtype, element_count(w.shape), -5.0, 5.0, seed);
     set->output = AlignedBuffer(byte_size(w.dtype, w.shape));
+    if (w.op == Op::SkipLayerNorm) {
+        set->skip = AlignedBuffer(byte_size(w.dtype, w.shape));
+        fill_random(set->skip.data(), w.dtype, element_count(w.shape), -1.0, 1.0, seed + 3);
+    }
     if (!w.scale_bias.empty() && w.op == Op::AttentionSoftmax) {  // the float32 mask
         set->scale = AlignedBuffer(byte_size(SIMDAX_DTYPE_FLOAT32, w.scale_bias));
         fill_random(set->scale.data(), SIMDAX_DTYPE_FLOAT32, element_count(w.scale_bias), -1.0, 0.0,
@@ -128,9 +132,11 @@ const DataSet& memcpy_data(const Workload& w) {
     if (g_data.data && g_data.key == key) return *g_data.data;
     g_data.data.reset();
     auto set = std::make_unique<DataSet>();
-    set->input = AlignedBuffer(byte_size(w.dtype, w.shape));
-    fill_random(set->input.data(), w.dtype, element_count(w.shape), -5.0, 5.0, hash_string(key));
-    set->output = AlignedBuffer(byte_size(w.dtype, w.shape));
+    const int64_t bytes = memcpy_bytes(w);
+    set->input = AlignedBuffer(size_t(bytes));
+    fill_random(set->input.data(), w.dtype, bytes / int64_t(simdax_dtype_size(w.dtype)), -5.0, 5.0,
+                hash_string(key));
+    set->output = AlignedBuffer(size_t(bytes));
     g_data.key = key;
     g_data.data = std::move(set);
     return *g_data.data;
@@ -174,6 +180,12 @@ const simdax_operator* workload_operator(const Workload& w, simdax_isa isa, std:
                                                      w.causal,
                                                      0,
                                                      0};
+    const bool skip = w.op == Op::SkipLayerNorm;
+    simdax_layer_normalization_desc ln_desc = {&tensor, &scale_bias, &scale_bias, &tensor,
+                                               -1,      1e-5f,       1,           skip ? &tensor : nullptr,
+                                               nullptr, nullptr,     nullptr,     nullptr};
+    simdax_rms_normalization_desc rms_desc = {&tensor, &scale_bias, &tensor, -1,     1e-5f,
+                                              1,       nullptr,     nullptr, nullptr};
 
     simdax_operator_desc desc = {};
     switch (w.op) {
@@ -183,6 +195,9 @@ const simdax_operator* workload_operator(const Workload& w, simdax_isa isa, std:
         case Op::Mvn: desc = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc}; break;
         case Op::HardSigmoid: desc = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs_desc}; break;
         case Op::AttentionSoftmax: desc = {SIMDAX_OPERATOR_ATTENTION_SOFTMAX, &attn_desc}; break;
+        case Op::LayerNorm:
+        case Op::SkipLayerNorm: desc = {SIMDAX_OPERATOR_LAYER_NORMALIZATION, &ln_desc}; break;
+        case Op::RmsNorm: desc = {SIMDAX_OPERATOR_RMS_NORMALIZATION, &rms_desc}; break;
     }
 
     // Cap the ISA for this create only. The cap itself cannot be read back;

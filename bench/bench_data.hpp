@@ -46,6 +46,7 @@ struct DataSet {
     AlignedBuffer output;  // zeroed
     AlignedBuffer scale;   // MVN only: values in [0.5, 1.5]
     AlignedBuffer bias;    // MVN only: values in [-1, 1]
+    AlignedBuffer skip;    // SkipLayerNorm only: values in [-1, 1]
 };
 
 // The buffers of workload w (built on first use; replaces the cached set).

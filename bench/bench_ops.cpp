@@ -50,17 +50,24 @@ void run_operator(benchmark::State& state, const Workload* w, simdax_isa isa, bo
     simdax_bindings bindings = {};
     bindings.input = data.input.data();
     bindings.scale = data.scale.data();
-    bindings.bias = data.bias.data();
+    bindings.bias = w->op == Op::RmsNorm ? nullptr : data.bias.data();  // RMSNormalization has none
     bindings.output = data.output.data();
-    // AttentionSoftmax's mask (in the scale buffer) is bound by operand.
+    // AttentionSoftmax (its mask in the scale buffer) and a skip: every
+    // operand bound by index.
     simdax_buffer_binding operands[SIMDAX_OPERAND_COUNT] = {};
     operands[SIMDAX_OPERAND_INPUT].data = data.input.data();
     operands[SIMDAX_OPERAND_OUTPUT].data = data.output.data();
-    operands[SIMDAX_OPERAND_MASK].data = w->scale_bias.empty() ? nullptr : data.scale.data();
-    const simdax_operand_bindings bound{
+    if (w->op == Op::AttentionSoftmax) {
+        operands[SIMDAX_OPERAND_MASK].data = w->scale_bias.empty() ? nullptr : data.scale.data();
+    } else {
+        operands[SIMDAX_OPERAND_SCALE].data = data.scale.data();
+        operands[SIMDAX_OPERAND_BIAS].data = const_cast<void*>(bindings.bias);
+        operands[SIMDAX_OPERAND_SKIP].data = data.skip.data();
+    }
+    const simdax_operand_bindings bound = {
         SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS), SIMDAX_OPERAND_COUNT,
         operands};
-    const bool by_operand = w->op == Op::AttentionSoftmax;
+    const bool by_operand = w->op == Op::AttentionSoftmax || data.skip.data() != nullptr;
 
     for (auto _ : state) {
         const simdax_status status =

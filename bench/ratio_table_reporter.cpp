@@ -267,7 +267,7 @@ void RatioTableReporter::print_baselines(size_t name_width) const {
     bool header = false;
     for (const Workload& w : workloads()) {
         if (w.latency || !seen.insert(memcpy_name(w)).second) continue;
-        const double bytes = double(element_count(w.shape)) * double(simdax_dtype_size(w.dtype));
+        const double bytes = double(memcpy_bytes(w));
         // name, seconds, bytes moved per pass, what moves
         const struct {
             std::string name;

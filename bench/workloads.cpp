@@ -49,6 +49,12 @@ std::vector<Workload> make_workloads() {
         {"B7c", Op::Mvn, BF16, {64, 128, 768}, {2}, {1, 1, 768}, {1.5, 1.6}, false},
         {"B8a", Op::HardSigmoid, BF16, {16777216}, {}, {}, {1.0, 1.0}, false},
         // Latency of a created operator on 4 floats; target in ns.
+        {"LN1", Op::LayerNorm, F32, {4, 128, 384}, {2}, {384}, {1.3, 1.3}, false},
+        {"LN2a", Op::LayerNorm, F32, {1, 2048, 4096}, {2}, {4096}, {1.1, 1.1}, false},
+        {"LN2b", Op::RmsNorm, F32, {1, 2048, 4096}, {2}, {4096}, {1.1, 1.1}, false},
+        {"LN2c", Op::LayerNorm, BF16, {1, 2048, 4096}, {2}, {4096}, {1.1, 1.1}, false},
+        {"LN2d", Op::RmsNorm, BF16, {1, 2048, 4096}, {2}, {4096}, {1.1, 1.1}, false},
+        {"SLN", Op::SkipLayerNorm, F32, {1, 2048, 4096}, {2}, {4096}, {1.2, 1.2}, false},
         {"L1", Op::LogSoftmax, F32, {4}, {0}, {}, {100.0, 30.0}, true},
         // AttentionSoftmax and the plain Softmax rows it is judged against.
         {"AS1s", Op::Softmax, F32, {4, 12, 128, 128}, {3}, {}, {}, false},
@@ -91,6 +97,9 @@ const char* op_name(Op op) {
         case Op::Mvn: return "mvn";
         case Op::HardSigmoid: return "hard_sigmoid";
         case Op::AttentionSoftmax: return "attention_softmax";
+        case Op::LayerNorm: return "layer_norm";
+        case Op::RmsNorm: return "rms_norm";
+        case Op::SkipLayerNorm: return "skip_layer_norm";
     }
     return "?";
 }
@@ -142,7 +151,13 @@ std::string row_name(const Workload& w) {
 }
 
 std::string memcpy_name(const Workload& w) {
-    return std::string("memcpy/") + dtype_name(w.dtype) + '/' + shape_string(w.shape);
+    return std::string("memcpy/") + dtype_name(w.dtype) + '/' + shape_string(w.shape) +
+           (w.op == Op::SkipLayerNorm ? "x1.5" : "");
+}
+
+int64_t memcpy_bytes(const Workload& w) {
+    const int64_t bytes = element_count(w.shape) * int64_t(simdax_dtype_size(w.dtype));
+    return w.op == Op::SkipLayerNorm ? bytes / 2 * 3 : bytes;
 }
 
 int64_t bytes_processed(const Workload& w) {
@@ -152,6 +167,8 @@ int64_t bytes_processed(const Workload& w) {
         bytes += element_count(w.scale_bias) * 4;  // a float32 mask
     else if (!w.scale_bias.empty())
         bytes += 2 * element_count(w.scale_bias) * elem;
+    if (!w.scale_bias.empty()) bytes += 2 * element_count(w.scale_bias) * elem;
+    if (w.op == Op::SkipLayerNorm) bytes += element_count(w.shape) * elem;  // the skip
     return bytes;
 }
 

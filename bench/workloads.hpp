@@ -11,7 +11,19 @@
 
 namespace simdax_bench {
 
-enum class Op { LogSoftmax, Softmax, Hardmax, Mvn, HardSigmoid, AttentionSoftmax };
+// LayerNorm/RmsNorm: axis -1 with Scale (and Bias) of scale_bias's shape;
+// SkipLayerNorm: LayerNorm of input + skip (both read, one output).
+enum class Op {
+    LogSoftmax,
+    Softmax,
+    Hardmax,
+    Mvn,
+    HardSigmoid,
+    AttentionSoftmax,
+    LayerNorm,
+    RmsNorm,
+    SkipLayerNorm
+};
 
 struct Workload {
     std::string id;  // "W1", "F7c", "L1", ...
@@ -48,8 +60,13 @@ int64_t element_count(const std::vector<int64_t>& shape);
 std::string benchmark_name(const Workload& w, const char* isa);
 // The same without the ISA part: the row label of the table.
 std::string row_name(const Workload& w);
-// "memcpy/<dtype>/<shape>": the baseline a workload's ratio divides by.
+// "memcpy/<dtype>/<shape>": the baseline a workload's ratio divides by; a
+// SkipLayerNorm workload's copies 1.5x its input's bytes, its whole traffic
+// (two inputs read, one output written): "memcpy/<dtype>/<shape>x1.5".
 std::string memcpy_name(const Workload& w);
+
+// Bytes of the input that memcpy_name's copy moves (read, then written).
+int64_t memcpy_bytes(const Workload& w);
 
 // Bytes an execute reads and writes: input + output (+ Scale and Bias).
 int64_t bytes_processed(const Workload& w);

@@ -14,17 +14,19 @@
 #include "attention_softmax/attention_softmax_slots.hpp"
 #include "cast/cast_slots.hpp"
 #include "hardmax/hardmax_slots.hpp"
+#include "layer_norm/layer_norm_slots.hpp"
 #include "mvn/mvn_slots.hpp"
 #include "softmax/softmax_slots.hpp"
 
 // Every operator's slots (operators/<name>/<name>_slots.hpp).
-#define SIMDAX_KERNEL_SLOTS(X, A) \
-    SIMDAX_SOFTMAX_SLOTS(X, A)    \
-    SIMDAX_HARDMAX_SLOTS(X, A)    \
-    SIMDAX_MVN_SLOTS(X, A)        \
-    SIMDAX_ACTIVATION_SLOTS(X, A) \
-    SIMDAX_CAST_SLOTS(X, A)       \
-    SIMDAX_ATTENTION_SOFTMAX_SLOTS(X, A)
+#define SIMDAX_KERNEL_SLOTS(X, A)        \
+    SIMDAX_SOFTMAX_SLOTS(X, A)           \
+    SIMDAX_HARDMAX_SLOTS(X, A)           \
+    SIMDAX_MVN_SLOTS(X, A)               \
+    SIMDAX_ACTIVATION_SLOTS(X, A)        \
+    SIMDAX_CAST_SLOTS(X, A)              \
+    SIMDAX_ATTENTION_SOFTMAX_SLOTS(X, A) \
+    SIMDAX_LAYER_NORM_SLOTS(X, A)
 
 // Generators over the list, for an ISA namespace whose kernels are
 // templates over the storage type: `template <class T> void name(...)`.

@@ -12,7 +12,9 @@
     X(kHardSigmoidOperator)   \
     X(kActivationOperator)    \
     X(kCastOperator)          \
-    X(kAttentionSoftmaxOperator)
+    X(kAttentionSoftmaxOperator) \
+    X(kLayerNormOperator)     \
+    X(kRmsNormOperator)
 // clang-format on
 
 namespace simdax {

@@ -23,7 +23,7 @@ void PrintTo(const IndexEntry& entry, std::ostream* os) { *os << entry.name; }
 
 namespace {
 
-constexpr std::size_t kConformanceCaseCount = 74;
+constexpr std::size_t kConformanceCaseCount = 112;
 
 // ------------------------------------------------------- the public set
 

@@ -53,7 +53,9 @@ typedef enum simdax_operator_type {
     SIMDAX_OPERATOR_ACTIVATION = 6,                     /* simdax_activation_op_desc */
     SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX = 7, /* simdax_mvn_ex_desc */
     SIMDAX_OPERATOR_CAST = 8,                           /* simdax_cast_desc */
-    SIMDAX_OPERATOR_ATTENTION_SOFTMAX = 9               /* simdax_attention_softmax_desc */
+    SIMDAX_OPERATOR_ATTENTION_SOFTMAX = 9,              /* simdax_attention_softmax_desc */
+    SIMDAX_OPERATOR_LAYER_NORMALIZATION = 10,           /* simdax_layer_normalization_desc */
+    SIMDAX_OPERATOR_RMS_NORMALIZATION = 11              /* simdax_rms_normalization_desc */
 } simdax_operator_type;
 
 /* LogSoftmax / Softmax / Hardmax over a set of axes (DML_ACTIVATION_*1).
@@ -175,6 +177,54 @@ typedef struct simdax_attention_softmax_desc {
     uint32_t window; /* 0: unlimited */
     int log;         /* 0: Softmax, 1: LogSoftmax */
 } simdax_attention_softmax_desc;
+/* LayerNormalization (ONNX opset 17), with ONNX Runtime's
+ * SkipLayerNormalization fused in (docs/layer_normalization.md):
+ *   x' = x + skip + skip_bias (when skip is given; else x' = x)
+ *   y  = (x' - mean) / sqrt(var + epsilon) * scale + bias
+ * over the dims [axis, rank) of each group (var: the population variance).
+ * input/output: float32, float16 or bfloat16, same dtype and sizes.
+ * axis: in [-rank, rank), negative counts from the end.
+ * scale (required), bias (optional): broadcast numpy-style, right-aligned,
+ *   to the input (rank <= input's, each size the input's or 1); dtype the
+ *   input's, or float32 for float16/bfloat16 data.
+ * epsilon: finite, >= 0, added to the variance.
+ * stash_type: 1 (float32 statistics) only.
+ * skip (optional): the input's dtype and sizes; skip_bias (optional, needs
+ *   skip): as scale; skip_sum (optional output, needs skip): x' in the
+ *   input's dtype (x' is rounded to that dtype before it is normalized).
+ * mean, inv_std_dev (optional outputs): float32, the input's sizes with the
+ *   dims [axis, rank) set to 1. */
+typedef struct simdax_layer_normalization_desc {
+    const simdax_tensor_desc* input;
+    const simdax_tensor_desc* scale;
+    const simdax_tensor_desc* bias;
+    const simdax_tensor_desc* output;
+    int32_t axis;
+    float epsilon;
+    int32_t stash_type;
+    const simdax_tensor_desc* skip;
+    const simdax_tensor_desc* skip_bias;
+    const simdax_tensor_desc* skip_sum;
+    const simdax_tensor_desc* mean;
+    const simdax_tensor_desc* inv_std_dev;
+} simdax_layer_normalization_desc;
+
+/* RMSNormalization (ONNX opset 23), with ONNX Runtime's
+ * SkipSimplifiedLayerNormalization fused in (docs/rms_normalization.md):
+ *   y = x' / sqrt(mean(x'^2) + epsilon) * scale
+ * Fields as in simdax_layer_normalization_desc (ONNX's RMSNormalization has
+ * no bias and one output). */
+typedef struct simdax_rms_normalization_desc {
+    const simdax_tensor_desc* input;
+    const simdax_tensor_desc* scale;
+    const simdax_tensor_desc* output;
+    int32_t axis;
+    float epsilon;
+    int32_t stash_type;
+    const simdax_tensor_desc* skip;
+    const simdax_tensor_desc* skip_bias;
+    const simdax_tensor_desc* skip_sum;
+} simdax_rms_normalization_desc;
 
 /* Name of an operator type ("LogSoftmax", "MeanVarianceNormalization"), NULL
  * for an unknown one: the names descriptions, log lines and the case format

@@ -111,5 +111,12 @@ SIMDAX_API simdax_status simdax_attention_softmax(const simdax_attention_softmax
                                                   const void* input, const void* mask,
                                                   const void* alibi_slopes, const void* sinks, void* output,
                                                   void* log_sum_exp);
+/* Without skip, skip_bias and the extra outputs (those need
+ * simdax_operator_execute_bound). */
+SIMDAX_API simdax_status simdax_layer_normalization(const simdax_layer_normalization_desc* desc,
+                                                    const void* input, const void* scale, const void* bias,
+                                                    void* output);
+SIMDAX_API simdax_status simdax_rms_normalization(const simdax_rms_normalization_desc* desc,
+                                                  const void* input, const void* scale, void* output);
 
 #endif /* SIMDAX_OPERATOR_H */

@@ -11,15 +11,17 @@
  * fields it has). Buffers are bound by operand index with their length,
  * so that an undersized buffer is refused instead of overrun. */
 typedef enum simdax_structure_type {
-    SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO = 1,       /* simdax_log_softmax_create_info */
-    SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO = 2,           /* simdax_softmax_create_info */
-    SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO = 3,           /* simdax_hardmax_create_info */
-    SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO = 4,               /* simdax_mvn_create_info */
-    SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO = 5,      /* simdax_hard_sigmoid_create_info */
-    SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO = 6,        /* simdax_activation_create_info */
-    SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO = 7,              /* simdax_cast_create_info */
-    SIMDAX_STRUCTURE_TYPE_ATTENTION_SOFTMAX_CREATE_INFO = 8, /* simdax_attention_softmax_create_info */
-    SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS = 100             /* simdax_operand_bindings */
+    SIMDAX_STRUCTURE_TYPE_LOG_SOFTMAX_CREATE_INFO = 1,         /* simdax_log_softmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_SOFTMAX_CREATE_INFO = 2,             /* simdax_softmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_HARDMAX_CREATE_INFO = 3,             /* simdax_hardmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_MVN_CREATE_INFO = 4,                 /* simdax_mvn_create_info */
+    SIMDAX_STRUCTURE_TYPE_HARD_SIGMOID_CREATE_INFO = 5,        /* simdax_hard_sigmoid_create_info */
+    SIMDAX_STRUCTURE_TYPE_ACTIVATION_CREATE_INFO = 6,          /* simdax_activation_create_info */
+    SIMDAX_STRUCTURE_TYPE_CAST_CREATE_INFO = 7,                /* simdax_cast_create_info */
+    SIMDAX_STRUCTURE_TYPE_ATTENTION_SOFTMAX_CREATE_INFO = 8,   /* simdax_attention_softmax_create_info */
+    SIMDAX_STRUCTURE_TYPE_LAYER_NORMALIZATION_CREATE_INFO = 9, /* simdax_layer_normalization_create_info */
+    SIMDAX_STRUCTURE_TYPE_RMS_NORMALIZATION_CREATE_INFO = 10,  /* simdax_rms_normalization_create_info */
+    SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS = 100               /* simdax_operand_bindings */
 } simdax_structure_type;
 
 typedef struct simdax_structure_header {
@@ -52,6 +54,8 @@ SIMDAX_CREATE_INFO(simdax_hard_sigmoid_create_info, simdax_hard_sigmoid_desc);
 SIMDAX_CREATE_INFO(simdax_activation_create_info, simdax_activation_op_desc);
 SIMDAX_CREATE_INFO(simdax_cast_create_info, simdax_cast_desc);
 SIMDAX_CREATE_INFO(simdax_attention_softmax_create_info, simdax_attention_softmax_desc);
+SIMDAX_CREATE_INFO(simdax_layer_normalization_create_info, simdax_layer_normalization_desc);
+SIMDAX_CREATE_INFO(simdax_rms_normalization_create_info, simdax_rms_normalization_desc);
 
 /* As simdax_operator_create, from a create-info structure (its header's
  * address). SIMDAX_ERROR_INVALID_ARGUMENT for a header that names no

@@ -27,7 +27,14 @@ inline const fs::path kConformanceRoot = fs::path(SIMDAX_TEST_DATA_DIR) / "confo
 inline CheckResult run_and_check(const Case& c) {
     OperatorRun run(c);
     run.execute();
-    return check_output(c, run.output());
+    CheckResult r = check_output(c, run.output());
+    // Outputs beside Y (float32 like Y in every case that has them): the
+    // first one that fails is reported.
+    for (std::size_t i = 0; r.passed() && i < c.extra_outputs.size(); ++i) {
+        const CheckResult e = check_tensor(c, c.extra_outputs[i], run.extra_output(i));
+        if (!e.passed()) r = e;
+    }
+    return r;
 }
 
 inline std::string tensor_json(const std::string& name, const std::string& file, const std::string& dtype,

@@ -53,6 +53,8 @@ const char* op_name(simdax_operator_type op) {
         case SIMDAX_OPERATOR_ACTIVATION: return "Activation";
         case SIMDAX_OPERATOR_CAST: return "Cast";
         case SIMDAX_OPERATOR_ATTENTION_SOFTMAX: return "AttentionSoftmax";
+        case SIMDAX_OPERATOR_LAYER_NORMALIZATION: return "LayerNormalization";
+        case SIMDAX_OPERATOR_RMS_NORMALIZATION: return "RMSNormalization";
     }
     return "unknown-op";
 }
@@ -137,6 +139,8 @@ const simdax_operator_desc* build_desc(const OpSpec& spec, const Operands& io, D
                         0,      0};
             st->op.desc = &st->attn;
             break;
+        case SIMDAX_OPERATOR_LAYER_NORMALIZATION:  // tests/layer_norm_test.cpp runs these itself
+        case SIMDAX_OPERATOR_RMS_NORMALIZATION: st->op.desc = nullptr; break;
     }
     return &st->op;
 }
@@ -225,6 +229,8 @@ std::vector<double> reference_values(const OpSpec& spec, const Operands& io, std
             for (double& e : v) e = round_to_dtype(e, io.y.dtype());
             return v;
         }
+        case SIMDAX_OPERATOR_LAYER_NORMALIZATION:  // tests/layer_norm_test.cpp has its own reference
+        case SIMDAX_OPERATOR_RMS_NORMALIZATION: return {};
     }
     return {};
 }

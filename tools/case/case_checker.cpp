@@ -29,14 +29,16 @@ double badness(double got, double ref, double allowed) {
 }
 }  // namespace
 
-CheckResult check_output(const Case& c, const ByteBuffer& got) {
+CheckResult check_output(const Case& c, const ByteBuffer& got) { return check_tensor(c, c.output, got); }
+
+CheckResult check_tensor(const Case& c, const Tensor& ref, const ByteBuffer& got) {
     CheckResult result;
-    const simdax_dtype dtype = c.output.dtype;
-    result.elements = c.output.element_count;
+    const simdax_dtype dtype = ref.dtype;
+    result.elements = ref.element_count;
     double worst_badness = -1;
     for (std::uint64_t i = 0; i < result.elements; ++i) {
         const double g = load_element(got.data(), i, dtype);
-        const double r = load_element(c.output.contents.data(), i, c.output.file_dtype);
+        const double r = load_element(ref.contents.data(), i, ref.file_dtype);
         if (element_passes(g, r, dtype, c.tolerance)) continue;
         ++result.failures;
         const double allowed = c.tolerance.atol + c.tolerance.rtol * std::fabs(r);
@@ -46,7 +48,7 @@ CheckResult check_output(const Case& c, const ByteBuffer& got) {
             result.worst = Mismatch{i, {}, g, r, allowed};
         }
     }
-    if (result.worst) result.worst->coords = unravel_index(result.worst->index, c.output.shape);
+    if (result.worst) result.worst->coords = unravel_index(result.worst->index, ref.shape);
     return result;
 }
 

@@ -38,6 +38,8 @@ struct CheckResult {
 
 // Applies the rule to every element of `got` (packed, in the case's dtype).
 CheckResult check_output(const Case& c, const ByteBuffer& got);
+// The same for one reference tensor (an output beside Y, Case::extra_outputs).
+CheckResult check_tensor(const Case& c, const Tensor& ref, const ByteBuffer& got);
 
 // "3 of 60 elements fail; worst at index 17 [0,3,2]: got ..., ref ...,
 // tolerance ..." — one line.

@@ -56,6 +56,8 @@ struct CaseParams {
     simdax_epsilon_placement epsilon_placement = SIMDAX_EPSILON_ON_VARIANCE;  // MVN
     float alpha = 0.2f;                                                       // HardSigmoid
     float beta = 0.5f;                                                        // HardSigmoid
+    std::int32_t axis = -1;                                                   // Layer/RMSNormalization
+    std::int32_t stash_type = 1;                                              // Layer/RMSNormalization
 };
 
 struct Case {
@@ -69,6 +71,8 @@ struct Case {
     std::vector<std::string> tags;
     std::vector<Tensor> inputs;  // X first, then Scale and/or Bias
     Tensor output;               // Y: packed, contents = the reference
+    // LayerNormalization's optional Mean and InvStdDev (float32), packed.
+    std::vector<Tensor> extra_outputs;
 
     // The input with this role, or null.
     const Tensor* input(const std::string& role) const;

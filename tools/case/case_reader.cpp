@@ -20,8 +20,10 @@ constexpr const char* kSchema = "simdax-case/1";
 
 // The operators the case format describes, by their library names.
 constexpr simdax_operator_type kCaseOps[] = {
-    SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX, SIMDAX_OPERATOR_HARDMAX,
-    SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, SIMDAX_OPERATOR_HARD_SIGMOID};
+    SIMDAX_OPERATOR_LOG_SOFTMAX,      SIMDAX_OPERATOR_SOFTMAX,
+    SIMDAX_OPERATOR_HARDMAX,          SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
+    SIMDAX_OPERATOR_HARD_SIGMOID,     SIMDAX_OPERATOR_LAYER_NORMALIZATION,
+    SIMDAX_OPERATOR_RMS_NORMALIZATION};
 
 simdax_operator_type parse_op(const JsonFields& f, const json& doc) {
     const std::string op = f.as_string(f.required(doc, "", "op"), "op");
@@ -88,6 +90,17 @@ CaseParams parse_params(const JsonFields& f, const json& doc, simdax_operator_ty
             if (const json* a = f.optional(params, "alpha")) out.alpha = f.as_float32(*a, "params.alpha");
             if (const json* b = f.optional(params, "beta")) out.beta = f.as_float32(*b, "params.beta");
             break;
+        case SIMDAX_OPERATOR_LAYER_NORMALIZATION:
+        case SIMDAX_OPERATOR_RMS_NORMALIZATION: {
+            f.allow_only(params, "params", {"axis", "epsilon", "stash_type"});
+            const std::int64_t axis = f.as_integer(f.required(params, "params", "axis"), "params.axis");
+            if (axis < -SIMDAX_MAX_RANK || axis >= SIMDAX_MAX_RANK) f.fail("params.axis", "is out of range");
+            out.axis = static_cast<std::int32_t>(axis);
+            out.epsilon = f.as_float32(f.required(params, "params", "epsilon"), "params.epsilon");
+            if (const json* st = f.optional(params, "stash_type"))
+                out.stash_type = static_cast<std::int32_t>(f.as_integer(*st, "params.stash_type"));
+            break;
+        }
         default: break;  // parse_op admits the operators above only
     }
     return out;
@@ -204,9 +217,15 @@ std::vector<Tensor> parse_inputs(const JsonFields& f, const json& doc, simdax_op
         if (i > 0 && !optional_role) {
             f.fail(where + ".name", "'" + t.name + "' is not an optional input (Scale or Bias)");
         }
-        if (optional_role && op != SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION) {
-            f.fail(where + ".name", t.name + " is an input of MeanVarianceNormalization only");
+        const bool norm =
+            op == SIMDAX_OPERATOR_LAYER_NORMALIZATION || op == SIMDAX_OPERATOR_RMS_NORMALIZATION;
+        if (optional_role && op != SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION && !norm) {
+            f.fail(where + ".name", t.name +
+                                        " is an input of MeanVarianceNormalization, LayerNormalization and "
+                                        "RMSNormalization only");
         }
+        if (t.name == "Bias" && op == SIMDAX_OPERATOR_RMS_NORMALIZATION)
+            f.fail(where + ".name", "RMSNormalization has no Bias");
         for (const Tensor& earlier : inputs) {
             if (earlier.name == t.name) f.fail(where + ".name", "input " + t.name + " repeated");
         }
@@ -216,13 +235,28 @@ std::vector<Tensor> parse_inputs(const JsonFields& f, const json& doc, simdax_op
     return inputs;
 }
 
-Tensor parse_output(const JsonFields& f, const json& doc) {
+// Y, then (LayerNormalization only) Mean and/or InvStdDev, float32.
+Tensor parse_output(const JsonFields& f, const json& doc, simdax_operator_type op,
+                    std::vector<Tensor>* extra) {
     const json& list = f.as_array(f.required(doc, "", "outputs"), "outputs");
-    if (list.size() != 1) {
-        f.fail("outputs", std::to_string(list.size()) + " entries; every operator has one output, Y");
+    const bool stats = op == SIMDAX_OPERATOR_LAYER_NORMALIZATION;
+    if (list.empty() || (!stats && list.size() != 1) || list.size() > 3) {
+        f.fail("outputs", std::to_string(list.size()) +
+                              " entries; every operator has one output, Y (LayerNormalization: Y, then "
+                              "optionally Mean and InvStdDev)");
     }
     Tensor t = parse_tensor(f, list[0], "outputs[0]", false);
     if (t.name != "Y") f.fail("outputs[0].name", "must be Y, not '" + t.name + "'");
+    for (std::size_t i = 1; i < list.size(); ++i) {
+        const std::string where = "outputs[" + std::to_string(i) + "]";
+        Tensor e = parse_tensor(f, list[i], where, false);
+        if (e.name != "Mean" && e.name != "InvStdDev")
+            f.fail(where + ".name", "must be Mean or InvStdDev, not '" + e.name + "'");
+        if (e.dtype != SIMDAX_DTYPE_FLOAT32) f.fail(where + ".dtype", "must be float32");
+        for (const Tensor& earlier : *extra)
+            if (earlier.name == e.name) f.fail(where + ".name", "output " + e.name + " repeated");
+        extra->push_back(std::move(e));
+    }
     return t;
 }
 
@@ -266,7 +300,7 @@ Case load_case(const std::filesystem::path& dir, Reference reference) {
     c.tolerance = parse_tolerance(f, doc);
     if (const json* tags = f.optional(doc, "tags")) c.tags = f.as_string_array(*tags, "tags");
     c.inputs = parse_inputs(f, doc, c.op);
-    c.output = parse_output(f, doc);
+    c.output = parse_output(f, doc, c.op, &c.extra_outputs);
 
     // README: input and output of one call share one dtype.
     for (std::size_t i = 0; i < c.inputs.size(); ++i) {
@@ -281,7 +315,12 @@ Case load_case(const std::filesystem::path& dir, Reference reference) {
         load_tensor_file(c.dir, c.inputs[i],
                          "inputs[" + std::to_string(i) + "].buffer_elements in case.json");
     }
-    if (reference == Reference::load) load_tensor_file(c.dir, c.output, "outputs[0].shape in case.json");
+    if (reference == Reference::load) {
+        load_tensor_file(c.dir, c.output, "outputs[0].shape in case.json");
+        for (std::size_t i = 0; i < c.extra_outputs.size(); ++i)
+            load_tensor_file(c.dir, c.extra_outputs[i],
+                             "outputs[" + std::to_string(i + 1) + "].shape in case.json");
+    }
     return c;
 }
 

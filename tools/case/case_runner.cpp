@@ -69,6 +69,17 @@ OperatorRun::OperatorRun(const Case& c) : case_(c) {
                              c.params.activation ? &*c.params.activation : nullptr};
     const simdax_mvn_ex_desc mvn_ex_desc{mvn_desc, c.params.epsilon_placement};
     simdax_hard_sigmoid_desc hs_desc{&input.desc, &output.desc, c.params.alpha, c.params.beta};
+    // LayerNormalization's Mean and InvStdDev, bound by operand.
+    std::vector<DescStorage> extra;
+    extra.reserve(c.extra_outputs.size());
+    const simdax_tensor_desc* stat[2] = {nullptr, nullptr};  // Mean, InvStdDev
+    for (const Tensor& t : c.extra_outputs) stat[t.name == "Mean" ? 0 : 1] = &extra.emplace_back(t).desc;
+    const simdax_layer_normalization_desc ln_desc{
+        &input.desc,         scale,   bias,    &output.desc, c.params.axis, c.params.epsilon,
+        c.params.stash_type, nullptr, nullptr, nullptr,      stat[0],       stat[1]};
+    const simdax_rms_normalization_desc rms_desc{
+        &input.desc,         scale,   &output.desc, c.params.axis, c.params.epsilon,
+        c.params.stash_type, nullptr, nullptr,      nullptr};
 
     simdax_operator_desc desc{};
     switch (c.op) {
@@ -82,6 +93,8 @@ OperatorRun::OperatorRun(const Case& c) : case_(c) {
                        : simdax_operator_desc{SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, &mvn_ex_desc};
             break;
         case SIMDAX_OPERATOR_HARD_SIGMOID: desc = {c.op, &hs_desc}; break;
+        case SIMDAX_OPERATOR_LAYER_NORMALIZATION: desc = {c.op, &ln_desc}; break;
+        case SIMDAX_OPERATOR_RMS_NORMALIZATION: desc = {c.op, &rms_desc}; break;
         default: throw CaseError(c.json_path.string() + ": op: not an operator of the case format");
     }
 
@@ -97,17 +110,36 @@ OperatorRun::OperatorRun(const Case& c) : case_(c) {
     bindings_.scale = scale_t ? element_zero(*scale_t) : nullptr;
     bindings_.bias = bias_t ? element_zero(*bias_t) : nullptr;
     bindings_.output = output_.data();
+    for (const Tensor& t : c.extra_outputs) {
+        extra_.emplace_back(static_cast<std::size_t>(t.element_count) * dtype_bytes(t.dtype));
+        extra_operand_.push_back(t.name == "Mean" ? SIMDAX_OPERAND_MEAN : SIMDAX_OPERAND_INV_STD_DEV);
+    }
 }
 
 OperatorRun::~OperatorRun() { simdax_operator_destroy(op_); }
 
 void OperatorRun::execute() {
     std::memset(output_.data(), kPoison, output_.size());
+    for (ByteBuffer& b : extra_) std::memset(b.data(), kPoison, b.size());
     execute_only();
 }
 
 void OperatorRun::execute_only() {
-    const simdax_status status = simdax_operator_execute(op_, &bindings_);
+    simdax_status status;
+    if (extra_.empty()) {
+        status = simdax_operator_execute(op_, &bindings_);
+    } else {  // outputs beside Y: bound by operand
+        simdax_buffer_binding b[SIMDAX_OPERAND_COUNT] = {};
+        b[SIMDAX_OPERAND_INPUT].data = const_cast<void*>(bindings_.input);
+        b[SIMDAX_OPERAND_SCALE].data = const_cast<void*>(bindings_.scale);
+        b[SIMDAX_OPERAND_BIAS].data = const_cast<void*>(bindings_.bias);
+        b[SIMDAX_OPERAND_OUTPUT].data = bindings_.output;
+        for (std::size_t i = 0; i < extra_.size(); ++i) b[extra_operand_[i]].data = extra_[i].data();
+        const simdax_operand_bindings ob{
+            SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
+            SIMDAX_OPERAND_COUNT, b};
+        status = simdax_operator_execute_bound(op_, &ob, nullptr);
+    }
     if (status != SIMDAX_OK) fail_call(case_, "simdax_operator_execute", status);
 }
 

@@ -6,6 +6,8 @@
 
 #include <simdax/simdax.h>
 
+#include <vector>
+
 #include "case_model.hpp"
 
 namespace simdax_case {
@@ -30,6 +32,8 @@ public:
     // The output tensor: packed row-major, in the case's dtype.
     const ByteBuffer& output() const { return output_; }
     std::size_t output_bytes() const { return output_.size(); }
+    // Output i of Case::extra_outputs (Mean, InvStdDev).
+    const ByteBuffer& extra_output(std::size_t i) const { return extra_[i]; }
 
     // The ISA the operator was planned for.
     simdax_isa isa() const;
@@ -39,6 +43,8 @@ private:
     simdax_operator* op_ = nullptr;
     ByteBuffer output_;
     simdax_bindings bindings_{};
+    std::vector<ByteBuffer> extra_;
+    std::vector<simdax_operand> extra_operand_;
 };
 
 }  // namespace simdax_case

@@ -24,7 +24,8 @@ SIMDAX_INLINE R block_logits(const Consts& c, const T* x, const MT* mk, size_t j
             z[k] = V::set1(-__builtin_inff());
             continue;
         }
-        z[k] = nb - at >= V::N ? logit<false, FL>(c, x, mk, j + at, V::N) : logit<true, FL>(c, x, mk, j + at, nb - at);
+        z[k] = nb - at >= V::N ? logit<false, FL>(c, x, mk, j + at, V::N)
+                               : logit<true, FL>(c, x, mk, j + at, nb - at);
         bm = V::max(bm, z[k]);
     }
     return bm;

@@ -1,0 +1,7 @@
+// avx2 build of the LayerNormalization / RMSNormalization kernels (operators/layer_norm/simd/).
+#include "layer_norm/simd/norm_kernels.hpp"
+#include "simd/kernel_list.hpp"
+
+namespace simdax::kernels::avx2 {
+SIMDAX_SIMD_INSTANTIATE(SIMDAX_LAYER_NORM_SLOTS)
+}  // namespace simdax::kernels::avx2

@@ -1,0 +1,7 @@
+// avx512 build of the LayerNormalization / RMSNormalization kernels (operators/layer_norm/simd/).
+#include "layer_norm/simd/norm_kernels.hpp"
+#include "simd/kernel_list.hpp"
+
+namespace simdax::kernels::avx512 {
+SIMDAX_SIMD_INSTANTIATE(SIMDAX_LAYER_NORM_SLOTS)
+}  // namespace simdax::kernels::avx512

@@ -1,0 +1,255 @@
+// The executor of LayerNormalization and RMSNormalization. A unit is a
+// block of whole groups (the normalized dims [axis, rank) of one index of
+// the others). A group is processed in chunks that the kernels see as
+// contiguous arrays: the memory itself when the group is one contiguous
+// run in every operand (the rows form), else stack tiles gathered and
+// scattered element by element (any strides, negative and zero included).
+// A group of at most one chunk reads each input once and writes each
+// output once; a longer one is read twice (its moments, then its output:
+// the second reading recomputes x + skip + skip_bias from the inputs).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "layer_norm/layer_norm_operator.hpp"
+#include "odometer.hpp"
+#include "run_units.hpp"
+
+namespace simdax {
+namespace {
+
+constexpr size_t kRowChunk = 8192;   // contiguous groups: elements per chunk (buf in L1)
+constexpr size_t kTileChunk = 1024;  // gathered groups: elements per chunk
+constexpr int kParams[] = {kX, kSkip, kSkipBias, kScale, kBias};  // read
+constexpr int kMoved[] = {kX, kSkip, kSkipBias, kScale, kBias, kY, kSkipSum};
+
+// One chunk's contiguous arrays, indexed by Operand (X, Skip, SkipBias,
+// Scale, Bias read; Y, SkipSum written).
+struct Chunk {
+    char* at[kOperands];
+};
+
+// A group whose operands are each one contiguous run: chunks in place.
+struct RunSource {
+    const Plan& p;
+    char* base[kOperands];
+    bool stream;  // the output with non-temporal stores
+    const char* ahead[2];
+    Chunk load(int64_t c0, size_t, bool) const {
+        Chunk c{};
+        for (int o = 0; o < kOperands; ++o)
+            if (base[o]) c.at[o] = base[o] + c0 * p.run_stride[o] * int64_t(p.esize_of[o]);
+        return c;
+    }
+    void store(int64_t, size_t, const Chunk&, bool) const {}
+};
+
+inline void copy_element(char* dst, const char* src, size_t esize) {
+    if (esize == 4)
+        std::memcpy(dst, src, 4);
+    else
+        std::memcpy(dst, src, 2);
+}
+
+// Any strides: the group's elements gathered into tiles, in the order of
+// its dims, and the outputs scattered back.
+struct TileSource {
+    const Plan& p;
+    const Dims& dims;
+    char* base[kOperands];
+    static constexpr bool stream = false;  // y is a tile
+    static constexpr const char* ahead[2] = {nullptr, nullptr};
+    // A tile per operand it moves (slot_of), 4 bytes an element at most.
+    alignas(64) char tile[7][kTileChunk * 4];
+    static int slot_of(int o) {
+        switch (o) {
+            case kX: return 0;
+            case kSkip: return 1;
+            case kSkipBias: return 2;
+            case kScale: return 3;
+            case kBias: return 4;
+            case kY: return 5;
+            default: return 6;  // kSkipSum
+        }
+    }
+    Chunk load(int64_t c0, size_t len, bool) {
+        Chunk c{};
+        for (int o : kMoved) c.at[o] = base[o] ? tile[slot_of(o)] : nullptr;
+        Odometer w(dims, c0);
+        for (size_t i = 0; i < len; ++i, w.next())
+            for (int o : kParams)
+                if (base[o])
+                    copy_element(tile[slot_of(o)] + i * p.esize_of[o],
+                                 base[o] + w.off[o] * int64_t(p.esize_of[o]), p.esize_of[o]);
+        return c;
+    }
+    void store(int64_t c0, size_t len, const Chunk&, bool final) {
+        Odometer w(dims, c0);
+        const int out = final ? kY : kSkipSum;
+        if (!base[out]) return;
+        for (size_t i = 0; i < len; ++i, w.next())
+            copy_element(base[out] + w.off[out] * int64_t(p.esize_of[out]),
+                         tile[slot_of(out)] + i * p.esize_of[out], p.esize_of[out]);
+    }
+};
+
+void combine(NormMoments* s, const NormMoments& c) {
+    if (s->count == 0) {
+        *s = c;
+        return;
+    }
+    if (!std::isfinite(s->mean) || !std::isfinite(c.mean)) {  // inf + inf stays inf, inf - inf is NaN
+        s->count += c.count;
+        s->mean += c.mean;
+        s->m2 = s->mean - s->mean;
+        return;
+    }
+    const double n = s->count + c.count, delta = c.mean - s->mean;
+    s->mean += delta * (c.count / n);
+    s->m2 += c.m2 + delta * delta * (s->count * c.count / n);
+    s->count = n;
+}
+
+struct GroupOut {
+    float* mean;
+    float* inv;
+};
+
+// The row of a chunk in the compute type: x itself for float32 without a
+// skip, else x + skip + skip_bias through buf (the sum written when asked).
+const void* row_of(const Plan& p, const Chunk& c, size_t len, bool write_sum, void* buf) {
+    if (p.dtype == DType::f32 && !c.at[kSkip]) return c.at[kX];
+    p.k.norm_load(c.at[kX], c.at[kSkip], c.at[kSkipBias],
+                  p.dtypes[kSkipBias] == DType::f32 && p.dtype != DType::f32,
+                  write_sum ? c.at[kSkipSum] : nullptr, buf, len);
+    return buf;
+}
+
+template <class Src>
+void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut& out) {
+    const bool rms = p.def->type == SIMDAX_OPERATOR_RMS_NORMALIZATION;
+    const size_t n = size_t(p.group_size);
+    NormApply a{0,
+                0,
+                nullptr,
+                nullptr,
+                p.dtypes[kScale] != p.dtype,
+                p.dtypes[kBias] != p.dtype,
+                src.stream,
+                {src.ahead[0], src.ahead[1]}};
+    const auto finish = [&](const NormMoments& m) {
+        double var = m.m2 / m.count;
+        if (var < 0) var = 0;  // rounding of a constant row's sums
+        a.mean = rms ? 0.0 : m.mean;
+        a.inv = 1.0 / std::sqrt(var + p.vn.epsilon);
+        if (out.mean) *out.mean = float(a.mean);
+        if (out.inv) *out.inv = float(a.inv);
+    };
+    const auto apply = [&](const Chunk& c, const void* row, size_t len) {
+        a.scale = c.at[kScale];
+        a.bias = c.at[kBias];
+        p.k.norm_apply(row, c.at[kY], len, &a);
+    };
+    if (n <= chunk) {
+        const Chunk c = src.load(0, n, true);
+        const void* row = row_of(p, c, n, true, buf);
+        NormMoments m;
+        p.k.norm_moments(row, n, rms, &m);
+        finish(m);
+        apply(c, row, n);
+        src.store(0, n, c, false);
+        src.store(0, n, c, true);
+        return;
+    }
+    NormMoments m{0, 0, 0};
+    for (size_t c0 = 0; c0 < n; c0 += chunk) {
+        const size_t len = std::min(chunk, n - c0);
+        const Chunk c = src.load(int64_t(c0), len, true);
+        NormMoments cm;
+        p.k.norm_moments(row_of(p, c, len, true, buf), len, rms, &cm);
+        combine(&m, cm);
+        src.store(int64_t(c0), len, c, false);
+    }
+    finish(m);
+    for (size_t c0 = 0; c0 < n; c0 += chunk) {
+        const size_t len = std::min(chunk, n - c0);
+        const Chunk c = src.load(int64_t(c0), len, false);
+        apply(c, row_of(p, c, len, false, buf), len);
+        src.store(int64_t(c0), len, c, true);
+    }
+}
+
+// The group's dims in element order: rows form, the segments then the run.
+Dims group_dims(const Plan& p) {
+    if (p.form != Form::rows) return p.inner;
+    Dims d = p.segments;
+    const int i = d.n++;
+    d.size[i] = p.run;
+    for (int o = 0; o < kOperands; ++o) d.stride[o][i] = p.run_stride[o];
+    return d;
+}
+
+bool runs_in_place(const Plan& p) {
+    if (p.form != Form::rows || p.segments.n != 0) return false;
+    for (int o : {kSkip, kSkipBias, kScale, kBias, kSkipSum})
+        if (p.has_operand[o] && p.run_stride[o] != 1) return false;
+    return true;
+}
+
+__attribute__((noinline)) void run_groups_in_place(const Plan& p, const Buffers& b, int64_t g0, int64_t g1) {
+    alignas(64) double buf[kRowChunk / 2];  // kRowChunk floats
+    Odometer w(p.outer, g0), ahead(p.outer, g0 + 1);
+    for (int64_t g = g0; g < g1; ++g, w.next(), ahead.next()) {
+        const int64_t* off = w.off;
+        // The next group's input (and skip) read while this one is written
+        // (norm_apply's ahead): the row passes in L1 would leave the memory idle.
+        const char* next[2] = {nullptr, nullptr};
+        if (g + 1 < g1 && uint64_t(p.group_size) <= kRowChunk) {
+            next[0] = b.at[kX] + ahead.off[kX] * int64_t(p.esize_of[kX]);
+            if (p.has_operand[kSkip]) next[1] = b.at[kSkip] + ahead.off[kSkip] * int64_t(p.esize_of[kSkip]);
+        }
+        // An output beyond the caches is streamed: plain stores would read
+        // each line for ownership first.
+        RunSource src{p, {}, uint64_t(p.total) * p.esize_of[kY] >= kernels::kStreamBytes, {next[0], next[1]}};
+        for (int o = 0; o < kOperands; ++o)
+            src.base[o] = p.has_operand[o] ? b.at[o] + off[o] * int64_t(p.esize_of[o]) : nullptr;
+        run_group(
+            p, src, kRowChunk, buf,
+            {reinterpret_cast<float*>(src.base[kMean]), reinterpret_cast<float*>(src.base[kInvStdDev])});
+    }
+}
+
+__attribute__((noinline)) void run_groups_tiled(const Plan& p, const Buffers& b, int64_t g0, int64_t g1) {
+    alignas(64) float buf[kTileChunk];
+    const Dims dims = group_dims(p);
+    TileSource src{p, dims, {}, {}};
+    Odometer w(p.outer, g0);
+    for (int64_t g = g0; g < g1; ++g, w.next()) {
+        const int64_t* off = w.off;
+        for (int o = 0; o < kOperands; ++o)
+            src.base[o] = p.has_operand[o] ? b.at[o] + off[o] * int64_t(p.esize_of[o]) : nullptr;
+        run_group(
+            p, src, kTileChunk, buf,
+            {reinterpret_cast<float*>(src.base[kMean]), reinterpret_cast<float*>(src.base[kInvStdDev])});
+    }
+}
+
+}  // namespace
+
+void execute_norm(const Plan& p, const Buffers& b, const simdax_parallel* par) {
+    KernelFpEnv env;
+    if (p.form == Form::empty) return;
+    if (par && (par->thread_count <= 1 || p.total < p.parallel_min)) par = nullptr;
+    const int64_t groups = count(p.outer);
+    const int64_t per_unit = std::max<int64_t>(1, (int64_t(1) << 14) / p.group_size);
+    const bool in_place = runs_in_place(p);
+    run_unit_ranges(par, size_t((groups + per_unit - 1) / per_unit), [&](size_t u0, size_t u1) {
+        const int64_t g0 = int64_t(u0) * per_unit, g1 = std::min(groups, int64_t(u1) * per_unit);
+        if (in_place)
+            run_groups_in_place(p, b, g0, g1);
+        else
+            run_groups_tiled(p, b, g0, g1);
+    });
+}
+
+}  // namespace simdax

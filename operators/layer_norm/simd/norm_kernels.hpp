@@ -1,0 +1,272 @@
+// LayerNormalization / RMSNormalization kernels over the vector layer
+// (kernels/simd/vec*.hpp), one copy per ISA. The row lives in `buf` in the
+// compute type between the passes: norm_load reads the inputs once (and
+// writes the skip sum), norm_moments reads buf twice from L1 (the mean,
+// then the squared deviations, summed in double: no cancellation, no
+// overflow or underflow of the squares of any float), norm_apply writes y.
+#pragma once
+
+#include <cmath>
+#include <type_traits>
+
+#include "kernel_table.hpp"
+#include "simd/vec.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+namespace norm {
+
+// P: a parameter's storage type (the data's, or float for a float16 or
+// bfloat16 row); void: absent.
+template <class T, class P>
+SIMDAX_INLINE typename Vec<T>::R param(const void* p, size_t i) {
+    return Vec<T>::load(static_cast<const P*>(p) + i);
+}
+template <class T, class P>
+SIMDAX_INLINE typename Vec<T>::R param_n(const void* p, size_t i, size_t n) {
+    return Vec<T>::loadn(static_cast<const P*>(p) + i, n, Vec<T>::zero());
+}
+
+// Calls f(P{}) with P the parameter's storage type: T, or float when f32
+// (float16/bfloat16 data only).
+template <class T, class F>
+SIMDAX_INLINE void with_param_type(bool f32, F&& f) {
+    if constexpr (!std::is_same_v<T, double>)
+        if (f32) return f(float{});
+    f(T{});
+}
+
+template <class T, class SB>
+void load_row(const T* x, const T* skip, const void* sb, T* sum, typename Vec<T>::E* buf, size_t n) {
+    using V = Vec<T>;
+    using R = typename V::R;
+    constexpr size_t N = V::N;
+    // A float16/bfloat16 sum is rounded to its dtype: through `sum`, or
+    // through this vector's worth when the caller wants no sum.
+    alignas(64) T round[N];
+    constexpr bool narrow = !std::is_same_v<T, typename V::E>;
+    for (size_t i = 0; i < n; i += N) {
+        const size_t m = n - i < N ? n - i : N;
+        R v = m == N ? V::load(x + i) : V::loadn(x + i, m, V::zero());
+        if (skip) {
+            v = V::add(v, m == N ? V::load(skip + i) : V::loadn(skip + i, m, V::zero()));
+            if constexpr (!std::is_void_v<SB>)
+                v = V::add(v, m == N ? param<T, SB>(sb, i) : param_n<T, SB>(sb, i, m));
+            T* s = sum ? sum + i : round;
+            if (sum || narrow) {
+                if (m == N)
+                    V::store(s, v);
+                else
+                    V::storen(s, v, m);
+            }
+            if (narrow) v = m == N ? V::load(s) : V::loadn(s, m, V::zero());
+        }
+        if (m == N)
+            V::store(buf + i, v);
+        else
+            V::storen(buf + i, v, m);
+    }
+}
+
+// Sums of v (pass 1) and of d = v - mean, d^2 (pass 2), in double.
+template <class E>
+struct Sums {
+    double s1 = 0, d1 = 0, d2 = 0;
+};
+
+SIMDAX_INLINE void widen_e(VF::R v, VD::R& lo, VD::R& hi) { VF::widen(v, lo, hi); }
+
+// In double throughout: float64 rows, and the rows the float sums do not
+// suit (an infinity or NaN, squares beyond or below float's range).
+template <class E>
+NormMoments moments_wide(const E* b, size_t n, bool rms) {
+    using V = std::conditional_t<std::is_same_v<E, float>, VF, VD>;
+    using D = VD::R;
+    constexpr size_t N = V::N;
+    const auto split = [&](size_t i, D& lo, D& hi) {
+        const size_t m = n - i < N ? n - i : N;
+        const typename V::R v = m == N ? V::load(b + i) : V::loadn(b + i, m, V::zero());
+        if constexpr (std::is_same_v<E, float>)
+            widen_e(v, lo, hi);
+        else
+            lo = v, hi = VD::zero();
+    };
+    if (rms) {
+        D q0 = VD::zero(), q1 = VD::zero();
+        for (size_t i = 0; i < n; i += N) {
+            D lo, hi;
+            split(i, lo, hi);
+            q0 = VD::fma(lo, lo, q0);
+            q1 = VD::fma(hi, hi, q1);
+        }
+        return {double(n), 0.0, VD::hsum(VD::add(q0, q1))};
+    }
+    D s0 = VD::zero(), s1 = VD::zero();
+    for (size_t i = 0; i < n; i += N) {
+        D lo, hi;
+        split(i, lo, hi);
+        s0 = VD::add(s0, lo);
+        s1 = VD::add(s1, hi);
+    }
+    const double mean = VD::hsum(VD::add(s0, s1)) / double(n);
+    if (!std::isfinite(mean)) return {double(n), mean, mean - mean};  // an infinity or NaN in the row
+    // Lanes past n load 0: their deviation -mean is taken out below.
+    const size_t pad = (N - n % N) % N;
+    const D vm = VD::set1(mean);
+    D d0 = VD::zero(), d1 = VD::zero(), q0 = VD::zero(), q1 = VD::zero();
+    for (size_t i = 0; i < n; i += N) {
+        D lo, hi;
+        split(i, lo, hi);
+        lo = VD::sub(lo, vm);
+        hi = VD::sub(hi, vm);
+        d0 = VD::add(d0, lo);
+        d1 = VD::add(d1, hi);
+        q0 = VD::fma(lo, lo, q0);
+        q1 = VD::fma(hi, hi, q1);
+    }
+    const double dp = double(pad) * -mean;
+    const double sd = VD::hsum(VD::add(d0, d1)) - dp;
+    const double sq = VD::hsum(VD::add(q0, q1)) - dp * -mean;
+    return {double(n), mean + sd / double(n), sq - sd * sd / double(n)};
+}
+
+// Sums of f(v) over b in float: four chains, folded into double every
+// kFoldVectors vectors (each lane adds few terms in float); lanes past n
+// hold `fill`, which f must map to 0.
+constexpr size_t kFoldVectors = 64;
+template <class F>
+SIMDAX_INLINE double fold_sums(const float* b, size_t n, float fill, F&& f, double* second = nullptr) {
+    using V = VF;
+    using R = V::R;
+    constexpr size_t N = V::N;
+    double total = 0, total2 = 0;
+    for (size_t b0 = 0; b0 < n; b0 += kFoldVectors * N) {
+        const size_t end = n - b0 < kFoldVectors * N ? n : b0 + kFoldVectors * N;
+        R a0 = V::zero(), a1 = V::zero(), a2 = V::zero(), a3 = V::zero();
+        R c0 = V::zero(), c1 = V::zero(), c2 = V::zero(), c3 = V::zero();
+        size_t i = b0;
+        for (; i + 4 * N <= end; i += 4 * N) {
+            f(V::load(b + i), a0, c0);
+            f(V::load(b + i + N), a1, c1);
+            f(V::load(b + i + 2 * N), a2, c2);
+            f(V::load(b + i + 3 * N), a3, c3);
+        }
+        for (; i < end; i += N)
+            f(end - i < N ? V::loadn(b + i, end - i, V::set1(fill)) : V::load(b + i), a0, c0);
+        total += double(V::hsum(V::add(V::add(a0, a1), V::add(a2, a3))));
+        total2 += double(V::hsum(V::add(V::add(c0, c1), V::add(c2, c3))));
+    }
+    if (second) *second = total2;
+    return total;
+}
+
+// The fast form for float rows: the mean from float sums, then the sums of
+// d = v - mean and d^2 around it (the corrected two-pass formula); rows
+// whose sums leave float's comfortable range go to moments_wide.
+template <class E>
+NormMoments moments(const E* b, size_t n, bool rms) {
+    if constexpr (!std::is_same_v<E, float>) {
+        return moments_wide(b, n, rms);
+    } else {
+        using R = VF::R;
+        const double tiny = 1e-30 * double(n);  // below this the squares lose bits to underflow
+        if (rms) {
+            const double q = fold_sums(b, n, 0.0f, [](R v, R& a, R&) { a = VF::fma(v, v, a); });
+            if (std::isfinite(q) && q >= tiny) return {double(n), 0.0, q};
+            return moments_wide(b, n, rms);
+        }
+        const double s = fold_sums(b, n, 0.0f, [](R v, R& a, R&) { a = VF::add(a, v); });
+        const float m = float(s / double(n));
+        if (!std::isfinite(s) || !std::isfinite(m)) return moments_wide(b, n, rms);
+        const R vm = VF::set1(m);
+        double q = 0;
+        const double d = fold_sums(
+            b, n, m,
+            [&](R v, R& a, R& c) {
+                const R e = VF::sub(v, vm);
+                a = VF::add(a, e);
+                c = VF::fma(e, e, c);
+            },
+            &q);
+        if (!std::isfinite(q) || q < tiny) return moments_wide(b, n, rms);
+        return {double(n), double(m) + d / double(n), q - d * d / double(n)};
+    }
+}
+
+template <class T, class S, class B>
+void apply_row(const typename Vec<T>::E* b, T* y, size_t n, const NormApply& a) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    constexpr size_t N = V::N;
+    const E mh = E(a.mean), ml = E(a.mean - double(mh));
+    const R vmh = V::set1(mh), vml = V::set1(ml), vinv = V::set1(E(a.inv));
+    // Streaming: a partial first vector up to y's vector alignment, then
+    // aligned non-temporal stores (the tail again partial).
+    constexpr size_t kVecBytes = N * sizeof(T);
+    const size_t head =
+        a.stream ? (kVecBytes - reinterpret_cast<uintptr_t>(y) % kVecBytes) % kVecBytes / sizeof(T) : 0;
+    size_t line = 0;  // bytes of the next group's arrays prefetched
+    for (size_t i = 0; i < n;) {
+        if (a.ahead[0])
+            for (; line < (i + N) * sizeof(T) && line < n * sizeof(T); line += 64) {
+                __builtin_prefetch(a.ahead[0] + line, 0, 2);
+                if (a.ahead[1]) __builtin_prefetch(a.ahead[1] + line, 0, 2);
+            }
+        const size_t want = i == 0 && head ? head : N;
+        const size_t m = n - i < want ? n - i : want;
+        const bool full = m == N;
+        const R v = full ? V::load(b + i) : V::loadn(b + i, m, V::zero());
+        const R d = V::sub(V::sub(v, vmh), vml);
+        const R w = V::mul(vinv, full ? param<T, S>(a.scale, i) : param_n<T, S>(a.scale, i, m));
+        R out;
+        if constexpr (std::is_void_v<B>)
+            out = V::mul(d, w);
+        else
+            out = V::fma(d, w, full ? param<T, B>(a.bias, i) : param_n<T, B>(a.bias, i, m));
+        if (!full)
+            V::storen(y + i, out, m);
+        else if (a.stream)
+            V::stream(y + i, out);
+        else
+            V::store(y + i, out);
+        i += m;
+    }
+    if (a.stream) stream_fence();
+}
+
+}  // namespace norm
+
+template <class T>
+void norm_load(const void* x, const void* skip, const void* skip_bias, bool skip_bias_f32, void* sum,
+               void* buf, size_t n) {
+    const VecScope scope;
+    using E = typename Vec<T>::E;
+    const T* xt = static_cast<const T*>(x);
+    const T* st = static_cast<const T*>(skip);
+    T* sm = static_cast<T*>(sum);
+    E* b = static_cast<E*>(buf);
+    if (!skip_bias) return norm::load_row<T, void>(xt, st, nullptr, sm, b, n);
+    norm::with_param_type<T>(skip_bias_f32,
+                             [&](auto p) { norm::load_row<T, decltype(p)>(xt, st, skip_bias, sm, b, n); });
+}
+
+template <class T>
+void norm_moments(const void* buf, size_t n, bool rms, NormMoments* out) {
+    const VecScope scope;
+    *out = norm::moments(static_cast<const typename Vec<T>::E*>(buf), n, rms);
+}
+
+template <class T>
+void norm_apply(const void* buf, void* y, size_t n, const NormApply* a) {
+    const VecScope scope;
+    const auto* b = static_cast<const typename Vec<T>::E*>(buf);
+    T* yt = static_cast<T*>(y);
+    norm::with_param_type<T>(a->scale_f32, [&](auto s) {
+        using S = decltype(s);
+        if (!a->bias) return norm::apply_row<T, S, void>(b, yt, n, *a);
+        norm::with_param_type<T>(a->bias_f32,
+                                 [&](auto bb) { norm::apply_row<T, S, decltype(bb)>(b, yt, n, *a); });
+    });
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
