@@ -155,7 +155,10 @@ simdax_status one_shot_operands(simdax_operator_type type, const void* desc,
     simdax_status s = simdax_operator_create(&d, &op);
     if (s != SIMDAX_OK) return s;
     BoundOperands b{};
-    for (int o = 0; o < kOperands; ++o) b.at[o] = at[o];
+    for (int o = 0; o < kOperands; ++o) {
+        b.at[o] = static_cast<char*>(const_cast<void*>(at[o]));
+        if (at[o]) b.bound |= bit(o);
+    }
     s = execute(op, b, nullptr, "");
     simdax_operator_destroy(op);
     return s;

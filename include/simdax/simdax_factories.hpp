@@ -159,98 +159,100 @@ inline Operator attention_softmax(const std::vector<int64_t>& shape,
                                   const AttentionSoftmaxOptions& o = {}) {
     const TensorDesc t(shape, dtype);
     return attention_softmax(t, t, o);
-    // LayerNormalization / RMSNormalization options (docs/layer_normalization.md):
-    // the optional tensors absent unless set; bias, mean and inv_std_dev are
-    // LayerNormalization's only. Bind skip, skip_bias and the outputs beside
-    // the output with Operator::execute_bound.
-    struct NormOptions {
-        int32_t axis = -1;
-        float epsilon = 1e-5f;
-        std::optional<TensorDesc> bias, skip, skip_bias, skip_sum, mean, inv_std_dev;
-    };
-    inline Operator layer_normalization(const TensorDesc& input, const TensorDesc& scale,
-                                        const TensorDesc& output, const NormOptions& o = {}) {
-        const simdax_tensor_desc in = input.c(), g = scale.c(), out = output.c();
-        simdax_tensor_desc t[6]{};
-        const std::optional<TensorDesc>* opt[6] = {&o.bias,     &o.skip, &o.skip_bias,
-                                                   &o.skip_sum, &o.mean, &o.inv_std_dev};
-        const simdax_tensor_desc* p[6];
-        for (int i = 0; i < 6; ++i) {
-            if (*opt[i]) t[i] = (*opt[i])->c();
-            p[i] = *opt[i] ? &t[i] : nullptr;
-        }
-        const simdax_layer_normalization_desc d{&in, &g,   p[0], &out, o.axis, o.epsilon,
-                                                1,   p[1], p[2], p[3], p[4],   p[5]};
-        return Operator(simdax_operator_desc{SIMDAX_OPERATOR_LAYER_NORMALIZATION, &d});
-    }
-    inline Operator rms_normalization(const TensorDesc& input, const TensorDesc& scale,
-                                      const TensorDesc& output, const NormOptions& o = {}) {
-        const simdax_tensor_desc in = input.c(), g = scale.c(), out = output.c();
-        simdax_tensor_desc t[3]{};
-        const std::optional<TensorDesc>* opt[3] = {&o.skip, &o.skip_bias, &o.skip_sum};
-        const simdax_tensor_desc* p[3];
-        for (int i = 0; i < 3; ++i) {
-            if (*opt[i]) t[i] = (*opt[i])->c();
-            p[i] = *opt[i] ? &t[i] : nullptr;
-        }
-        const simdax_rms_normalization_desc d{&in, &g, &out, o.axis, o.epsilon, 1, p[0], p[1], p[2]};
-        return Operator(simdax_operator_desc{SIMDAX_OPERATOR_RMS_NORMALIZATION, &d});
-    }
-    // Packed input and output of `dtype` normalized over the last dim, with a
-    // Scale (and, for LayerNormalization, a Bias) of that dim's size, of
-    // `param_dtype` (float32 on float16/bfloat16 data is PyTorch's mixed precision).
-    inline Operator layer_normalization(
-        const std::vector<int64_t>& shape, simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32,
-        simdax_dtype param_dtype = SIMDAX_DTYPE_FLOAT32, float epsilon = 1e-5f) {
-        const TensorDesc t(shape, dtype), g({shape.back()}, param_dtype);
-        NormOptions o;
-        o.epsilon = epsilon;
-        o.bias = g;
-        return layer_normalization(t, g, t, o);
-    }
-    inline Operator rms_normalization(
-        const std::vector<int64_t>& shape, simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32,
-        simdax_dtype param_dtype = SIMDAX_DTYPE_FLOAT32, float epsilon = 1e-5f) {
-        const TensorDesc t(shape, dtype), g({shape.back()}, param_dtype);
-        NormOptions o;
-        o.epsilon = epsilon;
-        return rms_normalization(t, g, t, o);
-    }
+}
 
-    // ------------------------------------------------------------ ONNX helpers
-    // simdax_onnx_softmax_axes: axis = nullopt when the node has no attribute.
-    inline std::vector<uint32_t> onnx_softmax_axes(int64_t opset, uint32_t rank,
-                                                   std::optional<int64_t> axis = std::nullopt) {
-        std::array<uint32_t, SIMDAX_MAX_RANK> axes{};
-        uint32_t count = 0;
-        check(simdax_onnx_softmax_axes(opset, rank, axis ? 1 : 0, axis.value_or(0), axes.data(), &count));
-        return std::vector<uint32_t>(axes.begin(), axes.begin() + count);
+// LayerNormalization / RMSNormalization options (docs/layer_normalization.md):
+// the optional tensors absent unless set; bias, mean and inv_std_dev are
+// LayerNormalization's only. Bind skip, skip_bias and the outputs beside
+// the output with Operator::execute_bound.
+struct NormOptions {
+    int32_t axis = -1;
+    float epsilon = 1e-5f;
+    std::optional<TensorDesc> bias, skip, skip_bias, skip_sum, mean, inv_std_dev;
+};
+inline Operator layer_normalization(const TensorDesc& input, const TensorDesc& scale,
+                                    const TensorDesc& output, const NormOptions& o = {}) {
+    const simdax_tensor_desc in = input.c(), g = scale.c(), out = output.c();
+    simdax_tensor_desc t[6]{};
+    const std::optional<TensorDesc>* opt[6] = {&o.bias,     &o.skip, &o.skip_bias,
+                                               &o.skip_sum, &o.mean, &o.inv_std_dev};
+    const simdax_tensor_desc* p[6];
+    for (int i = 0; i < 6; ++i) {
+        if (*opt[i]) t[i] = (*opt[i])->c();
+        p[i] = *opt[i] ? &t[i] : nullptr;
     }
+    const simdax_layer_normalization_desc d{&in, &g,   p[0], &out, o.axis, o.epsilon,
+                                            1,   p[1], p[2], p[3], p[4],   p[5]};
+    return Operator(simdax_operator_desc{SIMDAX_OPERATOR_LAYER_NORMALIZATION, &d});
+}
+inline Operator rms_normalization(const TensorDesc& input, const TensorDesc& scale, const TensorDesc& output,
+                                  const NormOptions& o = {}) {
+    const simdax_tensor_desc in = input.c(), g = scale.c(), out = output.c();
+    simdax_tensor_desc t[3]{};
+    const std::optional<TensorDesc>* opt[3] = {&o.skip, &o.skip_bias, &o.skip_sum};
+    const simdax_tensor_desc* p[3];
+    for (int i = 0; i < 3; ++i) {
+        if (*opt[i]) t[i] = (*opt[i])->c();
+        p[i] = *opt[i] ? &t[i] : nullptr;
+    }
+    const simdax_rms_normalization_desc d{&in, &g, &out, o.axis, o.epsilon, 1, p[0], p[1], p[2]};
+    return Operator(simdax_operator_desc{SIMDAX_OPERATOR_RMS_NORMALIZATION, &d});
+}
+// Packed input and output of `dtype` normalized over the last dim, with a
+// Scale (and, for LayerNormalization, a Bias) of that dim's size, of
+// `param_dtype` (float32 on float16/bfloat16 data is PyTorch's mixed precision).
+inline Operator layer_normalization(const std::vector<int64_t>& shape,
+                                    simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32,
+                                    simdax_dtype param_dtype = SIMDAX_DTYPE_FLOAT32, float epsilon = 1e-5f) {
+    const TensorDesc t(shape, dtype), g({shape.back()}, param_dtype);
+    NormOptions o;
+    o.epsilon = epsilon;
+    o.bias = g;
+    return layer_normalization(t, g, t, o);
+}
+inline Operator rms_normalization(const std::vector<int64_t>& shape,
+                                  simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32,
+                                  simdax_dtype param_dtype = SIMDAX_DTYPE_FLOAT32, float epsilon = 1e-5f) {
+    const TensorDesc t(shape, dtype), g({shape.back()}, param_dtype);
+    NormOptions o;
+    o.epsilon = epsilon;
+    return rms_normalization(t, g, t, o);
+}
 
-    // simdax_onnx_mvn_axes: the axes and epsilon of an ONNX MVN node
-    // (axes = nullopt: ONNX's default {0, 2, 3}).
-    struct OnnxMvn {
-        std::vector<uint32_t> axes;
-        float epsilon = 0.0f;
-    };
-    inline OnnxMvn onnx_mvn(uint32_t rank, const std::optional<std::vector<int64_t>>& axes = std::nullopt) {
-        std::array<uint32_t, SIMDAX_MAX_RANK> out{};
-        uint32_t count = 0;
-        OnnxMvn r;
-        check(simdax_onnx_mvn_axes(rank, axes ? axes->data() : nullptr, axes ? uint32_t(axes->size()) : 0u,
-                                   out.data(), &count, &r.epsilon));
-        r.axes.assign(out.begin(), out.begin() + count);
-        return r;
-    }
+// ------------------------------------------------------------ ONNX helpers
+// simdax_onnx_softmax_axes: axis = nullopt when the node has no attribute.
+inline std::vector<uint32_t> onnx_softmax_axes(int64_t opset, uint32_t rank,
+                                               std::optional<int64_t> axis = std::nullopt) {
+    std::array<uint32_t, SIMDAX_MAX_RANK> axes{};
+    uint32_t count = 0;
+    check(simdax_onnx_softmax_axes(opset, rank, axis ? 1 : 0, axis.value_or(0), axes.data(), &count));
+    return std::vector<uint32_t>(axes.begin(), axes.begin() + count);
+}
 
-    // simdax_onnx_hard_sigmoid_params: {alpha, beta}, ONNX defaults for nullopt.
-    inline std::pair<float, float> onnx_hard_sigmoid_params(std::optional<float> alpha = std::nullopt,
-                                                            std::optional<float> beta = std::nullopt) {
-        std::pair<float, float> r;
-        check(simdax_onnx_hard_sigmoid_params(alpha ? 1 : 0, alpha.value_or(0.0f), beta ? 1 : 0,
-                                              beta.value_or(0.0f), &r.first, &r.second));
-        return r;
-    }
+// simdax_onnx_mvn_axes: the axes and epsilon of an ONNX MVN node
+// (axes = nullopt: ONNX's default {0, 2, 3}).
+struct OnnxMvn {
+    std::vector<uint32_t> axes;
+    float epsilon = 0.0f;
+};
+inline OnnxMvn onnx_mvn(uint32_t rank, const std::optional<std::vector<int64_t>>& axes = std::nullopt) {
+    std::array<uint32_t, SIMDAX_MAX_RANK> out{};
+    uint32_t count = 0;
+    OnnxMvn r;
+    check(simdax_onnx_mvn_axes(rank, axes ? axes->data() : nullptr, axes ? uint32_t(axes->size()) : 0u,
+                               out.data(), &count, &r.epsilon));
+    r.axes.assign(out.begin(), out.begin() + count);
+    return r;
+}
+
+// simdax_onnx_hard_sigmoid_params: {alpha, beta}, ONNX defaults for nullopt.
+inline std::pair<float, float> onnx_hard_sigmoid_params(std::optional<float> alpha = std::nullopt,
+                                                        std::optional<float> beta = std::nullopt) {
+    std::pair<float, float> r;
+    check(simdax_onnx_hard_sigmoid_params(alpha ? 1 : 0, alpha.value_or(0.0f), beta ? 1 : 0,
+                                          beta.value_or(0.0f), &r.first, &r.second));
+    return r;
+}
 
 }  // namespace simdax::cpp
 
