@@ -287,6 +287,7 @@ void decode_attention(Bytes& in, TCase& c) {
     // must_reject (where the mutation surely changed something).
     const uint8_t m = in.u8();
     c.mutation = m % 20;
+    c.in_place = false;  // the output descriptor is the one mutated
     const uint8_t v = in.u8();
     switch (c.mutation) {
         case 0: x.dt = v % 2 ? SIMDAX_DTYPE_FLOAT64 : SIMDAX_DTYPE_UINT8, y.dt = x.dt, c.must_reject = true; break;
