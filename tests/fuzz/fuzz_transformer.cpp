@@ -536,6 +536,19 @@ void run_attention(Bytes& in, TCase& c, const simdax_operator* op) {
     // Until it is fixed, log cases whose logits reach beyond 64 in magnitude
     // are checked for everything but the output values.
     const bool check_y = check_values && (!c.log || logit <= 64);
+    const Tolerance tol = tolerance_for(c.log ? SIMDAX_OPERATOR_LOG_SOFTMAX : SIMDAX_OPERATOR_SOFTMAX, dt);
+    static const bool print = std::getenv("SIMDAX_FUZZ_PRINT") != nullptr;
+    if (print) {
+        for (size_t i = 0; i < got.size(); ++i) std::fprintf(stderr, "  y[%zu] ref %.17g got %.17g\n", i, ref.y[i], got[i]);
+        static const char* nm[6] = {"", "", "mask", "alibi_slopes", "sinks", ""};
+        for (int k = 2; k < 5; ++k)
+            if (t[k]) {
+                std::fprintf(stderr, "  %s (packed):", nm[k]);
+                for (double v : t[k]->read()) std::fprintf(stderr, " %.9g", v);
+                std::fprintf(stderr, "\n");
+            }
+        std::fprintf(stderr, "  values checked: output %d log_sum_exp %d\n", int(check_y), int(check_values));
+    }
     for (size_t i = 0; i < got.size() && check_y; ++i)
         if (!passes(ref.y[i], got[i], dt, tol)) {
             std::ostringstream m;
