@@ -20,6 +20,8 @@
 //    checked against the float64 reference with the docs/spec.md pass rule
 //    (tests/support), plus canaries for stray writes. Element-wise operators
 //    run in place sometimes.
+// AttentionSoftmax, LayerNormalization and RMSNormalization: fuzz_transformer.cpp,
+// for inputs whose first byte is in [0x70, 0x90) or [0xD0, 0xF0).
 // Any violation prints the decoded case and aborts. SIMDAX_FUZZ_PRINT=1
 // prints every decoded case and, for executed ones, every element (input,
 // reference, output). Seeds: tests/fuzz/corpus (finding_* reproduce the
