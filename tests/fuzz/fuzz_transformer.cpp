@@ -459,7 +459,7 @@ void run_attention(Bytes& in, TCase& c, const simdax_operator* op) {
                 if (bb[k].data) bound.push_back(k);
             bb[bound[c.bad_pick % bound.size()]].data = nullptr;
         } else {
-            bb[SIMDAX_OPERAND_OUTPUT].size = size_t(c.bad_pick % simdax_dtype_size(xo.dt) + 1);
+            bb[SIMDAX_OPERAND_OUTPUT].size = size_t(1 + c.bad_pick % (simdax_dtype_size(xo.dt) - 1));
         }
         const simdax_status st = simdax_operator_execute_bound(op, &b, nullptr);
         if (st == SIMDAX_OK) tfail(c, "execute accepted an unbound operand / a too short buffer");
@@ -766,7 +766,7 @@ void run_norm_case(Bytes& in, TCase& c, const simdax_operator* op) {
                 if (bb[k].data) bound.push_back(k);
             bb[bound[c.bad_pick % bound.size()]].data = nullptr;
         } else {
-            bb[SIMDAX_OPERAND_OUTPUT].size = size_t(c.bad_pick % simdax_dtype_size(nc.dt) + 1);
+            bb[SIMDAX_OPERAND_OUTPUT].size = size_t(1 + c.bad_pick % (simdax_dtype_size(nc.dt) - 1));
         }
         if (simdax_operator_execute_bound(op, &b, nullptr) == SIMDAX_OK)
             tfail(c, "execute accepted an unbound operand / a too short buffer");
