@@ -517,11 +517,12 @@ void run_attention(Bytes& in, TCase& c, const simdax_operator* op) {
     // inputs) carries float32's rounding, beyond the Softmax tolerance. Such
     // cases are checked for everything but the values.
     // The largest logit magnitude: |x * scale| (softcapped), plus the
-    // float mask's finite values (those <= -1e20 mask as -inf does).
+    // float mask's finite values (a large negative mask is a large logit:
+    // findings/attention_logsoftmax_large_negative_mask).
     double mmax = 0;
     if (t[2] && c.o[2].dt != SIMDAX_DTYPE_UINT8)
         for (double v : t[2]->read())
-            if (std::isfinite(v) && v > -1e20) mmax = std::max(mmax, std::fabs(v));
+            if (std::isfinite(v)) mmax = std::max(mmax, std::fabs(v));
     const double xs = xmax * std::fabs(double(c.scale));
     const double logit = (c.softcap != 0 ? std::min(xs, double(c.softcap)) : xs) + mmax;
     bool check_values = logits_in_float;
