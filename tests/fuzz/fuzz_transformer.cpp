@@ -296,7 +296,7 @@ void decode_attention(Bytes& in, TCase& c) {
     switch (c.mutation) {
         case 0: x.dt = v % 2 ? SIMDAX_DTYPE_FLOAT64 : SIMDAX_DTYPE_UINT8, y.dt = x.dt, c.must_reject = true; break;
         case 1:
-            y.dt = data_dtype(uint8_t(v)) == dt ? data_dtype(uint8_t(v + 1)) : data_dtype(uint8_t(v));
+            y.dt = data_dtype(uint8_t(int(dt) % 3));  // float32 -> float16 -> bfloat16 -> float32
             c.must_reject = true;
             break;
         case 2:
