@@ -20,6 +20,8 @@
 //    checked against the float64 reference with the docs/spec.md pass rule
 //    (tests/support), plus canaries for stray writes. Element-wise operators
 //    run in place sometimes.
+// AttentionSoftmax, LayerNormalization and RMSNormalization: fuzz_transformer.cpp,
+// for inputs whose first byte is in [0x70, 0x90) or [0xD0, 0xF0).
 // Any violation prints the decoded case and aborts. SIMDAX_FUZZ_PRINT=1
 // prints every decoded case and, for executed ones, every element (input,
 // reference, output). Seeds: tests/fuzz/corpus (finding_* reproduce the
@@ -298,7 +300,16 @@ void run_accepted(const Case& c, const simdax_operator* op, Bytes& in) {
 
 }  // namespace
 
+namespace fuzz {
+// fuzz_transformer.cpp: AttentionSoftmax, LayerNormalization, RMSNormalization.
+bool transformer_selected(const uint8_t* data, size_t size);
+int fuzz_transformer(const uint8_t* data, size_t size);
+}  // namespace fuzz
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    // A quarter of the inputs (first byte in [0x70, 0x90) or [0xD0, 0xF0))
+    // go to the transformer operators' path.
+    if (fuzz::transformer_selected(data, size)) return fuzz::fuzz_transformer(data, size);
     Bytes in(data, size);
     const Case c = decode(data, size, in);
     // The best ISA this machine runs under the input's cap, so that an input

@@ -2,6 +2,9 @@
 # Fuzzing (issue #6): builds tests/fuzz — its own small CMake project, clang
 # with libFuzzer + AddressSanitizer + UndefinedBehaviorSanitizer over the
 # library and every ISA's kernels — and runs fuzz_operator for a bounded time.
+# A quarter of the input space (first byte in [0x70,0x90) or [0xD0,0xF0))
+# goes to AttentionSoftmax / LayerNormalization / RMSNormalization
+# (tests/fuzz/fuzz_transformer.cpp), the rest to the other operators.
 #
 # Usage: tools/scripts/fuzz.sh [SECONDS]        (default 120, or $FUZZ_TIME)
 # Environment:
