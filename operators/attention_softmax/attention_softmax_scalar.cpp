@@ -42,16 +42,16 @@ void stats_run(const AttnRowArgs& a, AttnState* state) {
     if (!(m > -__builtin_inff())) return;
     float s = 0.0f;
     for (size_t j = 0; j < a.n; ++j) s += std::exp(logit_at(a, ld<T>(a.x, ptrdiff_t(j)), j) - m);
-    attn_state::combine(state, m * attn_state::kLog2e, s);
+    attn_state::combine(state, m, s);
 }
 
 template <class T>
 void out_run(const AttnRowArgs& a, const AttnState& fin) {
-    // fin in base 2 (attention_state.hpp).
-    const float inv = 1.0f / fin.s, m = fin.m * attn_state::kLn2, shift = attn_state::log_sum_exp(fin);
+    // LogSoftmax: (z - m) - log(s), the difference first (z - lse cancels).
+    const float inv = 1.0f / fin.s, log_s = std::log(fin.s);
     for (size_t j = 0; j < a.n; ++j) {
         const float z = logit_at(a, ld<T>(a.x, ptrdiff_t(j)), j);
-        st<T>(a.y, ptrdiff_t(j), a.log ? z - shift : std::exp(z - m) * inv);
+        st<T>(a.y, ptrdiff_t(j), a.log ? (z - fin.m) - log_s : std::exp(z - fin.m) * inv);
     }
 }
 

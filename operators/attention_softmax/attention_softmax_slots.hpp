@@ -26,9 +26,8 @@ struct AttnRowArgs {
     float* lse;   // attention_row: the row's log-sum-exp (nullptr: not wanted)
 };
 
-// A row's running state in base 2: m = max of the logits times log2(e), s
-// = sum of 2^(z*log2(e) - m). Empty: {-inf, 0}; NaN m: the row's output is
-// NaN.
+// A row's running state: m = max of the logits, s = sum of exp(z - m).
+// Empty: {-inf, 0}; NaN m: the row's output is NaN.
 struct AttnState {
     float m;
     float s;

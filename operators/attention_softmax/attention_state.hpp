@@ -1,6 +1,6 @@
 // The scalar steps on a row's AttnState the kernels and the executor share.
-// The state is in base 2 (AttnState): m = max(z) * log2(e), s = the sum of
-// 2^(z * log2(e) - m). Static: each TU (each ISA's flags) keeps its own copy.
+// The state is in natural units (AttnState): m = max(z), s = the sum of
+// exp(z - m). Static: each TU (each ISA's flags) keeps its own copy.
 #pragma once
 
 #include <cmath>
@@ -20,22 +20,22 @@ static inline void combine(AttnState* st, float m, float s) {
     }
     if (!(m > -__builtin_inff())) return;  // an empty part
     if (m > st->m) {
-        st->s = st->s * std::exp2(st->m - m) + s;
+        st->s = st->s * std::exp(st->m - m) + s;
         st->m = m;
     } else {
-        st->s += s * std::exp2(m - st->m);
+        st->s += s * std::exp(m - st->m);
     }
 }
 
 // The state with the sink's logit (natural; -inf: none) in the denominator.
 static inline AttnState with_sink(AttnState st, float sink) {
-    combine(&st, sink * kLog2e, 1.0f);
+    combine(&st, sink, 1.0f);
     return st;
 }
 
 // The natural log of the denominator: -inf for an empty row.
 static inline float log_sum_exp(const AttnState& st) {
-    return st.s > 0.0f || std::isnan(st.s) ? (st.m + std::log2(st.s)) * kLn2 : -__builtin_inff();
+    return st.s > 0.0f || std::isnan(st.s) ? st.m + std::log(st.s) : -__builtin_inff();
 }
 
 }  // namespace simdax::attn_state

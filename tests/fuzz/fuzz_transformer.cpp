@@ -89,12 +89,14 @@ struct TCase {
     int value_mode = 0, mask_mode = 0;
     std::string describe() const {
         static const char* an[] = {"input", "output", "mask", "alibi_slopes", "sinks", "log_sum_exp"};
-        static const char* nn[] = {"input", "output",    "scale", "bias",       "skip",
-                                   "skip_bias", "skip_sum", "mean", "inv_std_dev"};
+        static const char* nn[] = {"input",     "output",   "scale", "bias",       "skip",
+                                   "skip_bias", "skip_sum", "mean",  "inv_std_dev"};
         const bool attn = op == SIMDAX_OPERATOR_ATTENTION_SOFTMAX;
         std::ostringstream s;
         s.precision(9);
-        s << "transformer op " << op << " (" << (simdax_operator_name(simdax_operator_type(op)) ? simdax_operator_name(simdax_operator_type(op)) : "?")
+        s << "transformer op " << op << " ("
+          << (simdax_operator_name(simdax_operator_type(op)) ? simdax_operator_name(simdax_operator_type(op))
+                                                             : "?")
           << ") isa " << simdax_isa_name(simdax_active_isa()) << " well-formed " << valid << " mutation "
           << mutation << " must_reject " << must_reject;
         for (int k = 0; k < (attn ? 6 : 9); ++k) {
@@ -107,8 +109,8 @@ struct TCase {
               << (o[k].strides.empty() ? "NULL" : list(o[k].strides));
         }
         if (attn)
-            s << "\n  scale " << scale << " softcap " << softcap << " causal " << causal << " window " << window
-              << " log " << log << " in_place " << in_place << " one_shot " << one_shot;
+            s << "\n  scale " << scale << " softcap " << softcap << " causal " << causal << " window "
+              << window << " log " << log << " in_place " << in_place << " one_shot " << one_shot;
         else
             s << "\n  axis " << axis << " epsilon " << epsilon << " stash_type " << stash;
         s << " bad_exec " << bad_exec << " value_mode " << value_mode << " mask_mode " << mask_mode;
@@ -178,7 +180,8 @@ float decode_param(Bytes& in, float dflt, bool finite_only, bool nonneg) {
     else if (s < 200)
         v = float(int(s) - 150) / 8.0f;
     else {
-        static const float special[] = {0.0f, -0.0f, 1e-30f, 1e-45f, 1e30f, 3e38f, 0.125f, 65504.0f, 1e-3f, 100.0f};
+        static const float special[] = {0.0f,  -0.0f,  1e-30f,   1e-45f, 1e30f,
+                                        3e38f, 0.125f, 65504.0f, 1e-3f,  100.0f};
         v = special[s % 10];
     }
     if (nonneg) v = std::fabs(v);
@@ -187,13 +190,13 @@ float decode_param(Bytes& in, float dflt, bool finite_only, bool nonneg) {
 }
 
 float hostile_param(Bytes& in) {
-    static const float h[] = {std::numeric_limits<float>::quiet_NaN(), INFINITY, -INFINITY, -1.0f, -1e-30f,
-                              -3e38f};
+    static const float h[] = {
+        std::numeric_limits<float>::quiet_NaN(), INFINITY, -INFINITY, -1.0f, -1e-30f, -3e38f};
     return h[in.u8() % 6];
 }
 
 double value(Bytes& in, int mode, int64_t i) {
-    static const double special[] = {0.0,     -0.0, INFINITY, -INFINITY, NAN, 3e38, -3e38, 1e-40, -1e-45,
+    static const double special[] = {0.0,     -0.0, INFINITY, -INFINITY, NAN,  3e38, -3e38, 1e-40, -1e-45,
                                      65504.0, 1.0,  -1.0,     1e-8,      6e-8, 1e30, -1e30, 88.0};
     const uint16_t b = in.left() ? in.u16() : uint16_t(i * 40503u);
     switch (mode) {
@@ -294,7 +297,9 @@ void decode_attention(Bytes& in, TCase& c) {
     c.in_place = false;  // the output descriptor is the one mutated
     const uint8_t v = in.u8();
     switch (c.mutation) {
-        case 0: x.dt = v % 2 ? SIMDAX_DTYPE_FLOAT64 : SIMDAX_DTYPE_UINT8, y.dt = x.dt, c.must_reject = true; break;
+        case 0:
+            x.dt = v % 2 ? SIMDAX_DTYPE_FLOAT64 : SIMDAX_DTYPE_UINT8, y.dt = x.dt, c.must_reject = true;
+            break;
         case 1:
             y.dt = data_dtype(uint8_t(int(dt) % 3));  // float32 -> float16 -> bfloat16 -> float32
             c.must_reject = true;
@@ -338,7 +343,8 @@ void decode_attention(Bytes& in, TCase& c) {
             if (c.o[4].present) c.o[4].dt = SIMDAX_DTYPE_UINT8, c.must_reject = true;
             break;
         case 8:
-            if (c.o[5].present) c.o[5].dt = v % 2 ? SIMDAX_DTYPE_FLOAT16 : SIMDAX_DTYPE_BFLOAT16, c.must_reject = true;
+            if (c.o[5].present)
+                c.o[5].dt = v % 2 ? SIMDAX_DTYPE_FLOAT16 : SIMDAX_DTYPE_BFLOAT16, c.must_reject = true;
             break;
         case 9:
             if (c.o[5].present && s[rank - 1] != 1) {
@@ -373,7 +379,8 @@ void decode_attention(Bytes& in, TCase& c) {
             break;
         }
         case 17:  // negative / huge sizes
-            x.sizes[v % rank] = v % 3 == 0 ? -1 : (v % 3 == 1 ? std::numeric_limits<int64_t>::max() : int64_t(1) << 40);
+            x.sizes[v % rank] =
+                v % 3 == 0 ? -1 : (v % 3 == 1 ? std::numeric_limits<int64_t>::max() : int64_t(1) << 40);
             c.must_reject = true;
             break;
         case 18:  // NULL input or output
@@ -403,7 +410,8 @@ void run_attention(Bytes& in, TCase& c, const simdax_operator* op) {
     TensorBuffer x(xo.dt, s, xo.strides, Role::Input, in.u8() % 3, in.u8() % 3, in.u8() & 1);
     x.fill([&](int64_t i) { return value(in, c.value_mode, i); });
     std::unique_ptr<TensorBuffer> y, t[6];
-    if (!c.in_place) y = std::make_unique<TensorBuffer>(c.o[1].dt, c.o[1].sizes, c.o[1].strides, Role::Output, 1, 1);
+    if (!c.in_place)
+        y = std::make_unique<TensorBuffer>(c.o[1].dt, c.o[1].sizes, c.o[1].strides, Role::Output, 1, 1);
     for (int k = 2; k < 6; ++k)
         if (c.o[k].present)
             t[k] = std::make_unique<TensorBuffer>(c.o[k].dt, c.o[k].sizes, c.o[k].strides,
@@ -425,11 +433,19 @@ void run_attention(Bytes& in, TCase& c, const simdax_operator* op) {
             return u % 4 ? (u - 128) / 32.0 : -double(INFINITY);
         });
     }
-    if (t[3]) t[3]->fill([&](int64_t) { const uint8_t u = in.u8(); return u < 200 ? (u - 100) / 400.0 : (u < 250 ? 8.0 * (u - 225) : double(NAN)); });
+    if (t[3])
+        t[3]->fill([&](int64_t) {
+            const uint8_t u = in.u8();
+            return u < 200 ? (u - 100) / 400.0 : (u < 250 ? 8.0 * (u - 225) : double(NAN));
+        });
     // Sinks: no +inf (the library gives the limit, -inf log-probabilities and
     // log_sum_exp +inf; tests/support's reference NaN: left unspecified by
     // docs/attention_softmax.md, see the fuzz report).
-    if (t[4]) t[4]->fill([&](int64_t) { const uint8_t u = in.u8(); return u < 200 ? (u - 100) / 16.0 : (u % 3 ? -double(INFINITY) : (u % 2 ? 80.0 : double(NAN))); });
+    if (t[4])
+        t[4]->fill([&](int64_t) {
+            const uint8_t u = in.u8();
+            return u < 200 ? (u - 100) / 16.0 : (u % 3 ? -double(INFINITY) : (u % 2 ? 80.0 : double(NAN)));
+        });
     void* out = c.in_place ? x.data() : y->data();
 
     auto bind = [&](simdax_buffer_binding* bb) {
@@ -437,20 +453,22 @@ void run_attention(Bytes& in, TCase& c, const simdax_operator* op) {
         bb[SIMDAX_OPERAND_INPUT].data = x.data();
         bb[SIMDAX_OPERAND_OUTPUT].data = out;
         static const simdax_operand slot[6] = {SIMDAX_OPERAND_INPUT, SIMDAX_OPERAND_OUTPUT,
-                                               SIMDAX_OPERAND_MASK, SIMDAX_OPERAND_ALIBI_SLOPES,
+                                               SIMDAX_OPERAND_MASK,  SIMDAX_OPERAND_ALIBI_SLOPES,
                                                SIMDAX_OPERAND_SINKS, SIMDAX_OPERAND_LOG_SUM_EXP};
         for (int k = 2; k < 6; ++k)
             if (t[k]) bb[slot[k]].data = t[k]->data();
     };
     auto nothing_written = [&](const char* what) {
-        if (!c.in_place && (y->unwritten() != n || y->touched_gaps() != 0)) tfail(c, std::string(what) + ": output written");
+        if (!c.in_place && (y->unwritten() != n || y->touched_gaps() != 0))
+            tfail(c, std::string(what) + ": output written");
         if (x.input_modified()) tfail(c, std::string(what) + ": input written");
         if (t[5] && (t[5]->unwritten() != t[5]->count() || t[5]->touched_gaps() != 0))
             tfail(c, std::string(what) + ": log_sum_exp written");
     };
     simdax_buffer_binding bb[SIMDAX_OPERAND_COUNT];
-    const simdax_operand_bindings b{SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
-                                    SIMDAX_OPERAND_COUNT, bb};
+    const simdax_operand_bindings b{
+        SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS), SIMDAX_OPERAND_COUNT,
+        bb};
     if (c.bad_exec && n > 0) {
         bind(bb);
         if (c.bad_exec == 1) {
@@ -496,11 +514,20 @@ void run_attention(Bytes& in, TCase& c, const simdax_operator* op) {
     if (c.one_shot) {
         simdax_tensor_desc d[6];
         for (int k = 0; k < 6; ++k) d[k] = c.o[k].desc;
-        const simdax_attention_softmax_desc ad{&d[0], t[2] ? &d[2] : nullptr, t[3] ? &d[3] : nullptr,
-                                               t[4] ? &d[4] : nullptr, &d[1], t[5] ? &d[5] : nullptr,
-                                               c.scale, c.softcap, simdax_causal(c.causal), c.window, c.log};
-        st = simdax_attention_softmax(&ad, x.data(), t[2] ? t[2]->data() : nullptr, t[3] ? t[3]->data() : nullptr,
-                                      t[4] ? t[4]->data() : nullptr, out, t[5] ? t[5]->data() : nullptr);
+        const simdax_attention_softmax_desc ad{&d[0],
+                                               t[2] ? &d[2] : nullptr,
+                                               t[3] ? &d[3] : nullptr,
+                                               t[4] ? &d[4] : nullptr,
+                                               &d[1],
+                                               t[5] ? &d[5] : nullptr,
+                                               c.scale,
+                                               c.softcap,
+                                               simdax_causal(c.causal),
+                                               c.window,
+                                               c.log};
+        st = simdax_attention_softmax(&ad, x.data(), t[2] ? t[2]->data() : nullptr,
+                                      t[3] ? t[3]->data() : nullptr, t[4] ? t[4]->data() : nullptr, out,
+                                      t[5] ? t[5]->data() : nullptr);
     } else {
         bind(bb);
         st = simdax_operator_execute_bound(op, &b, nullptr);
@@ -543,7 +570,8 @@ void run_attention(Bytes& in, TCase& c, const simdax_operator* op) {
     const Tolerance tol = tolerance_for(c.log ? SIMDAX_OPERATOR_LOG_SOFTMAX : SIMDAX_OPERATOR_SOFTMAX, dt);
     static const bool print = std::getenv("SIMDAX_FUZZ_PRINT") != nullptr;
     if (print) {
-        for (size_t i = 0; i < got.size(); ++i) std::fprintf(stderr, "  y[%zu] ref %.17g got %.17g\n", i, ref.y[i], got[i]);
+        for (size_t i = 0; i < got.size(); ++i)
+            std::fprintf(stderr, "  y[%zu] ref %.17g got %.17g\n", i, ref.y[i], got[i]);
         static const char* nm[6] = {"", "", "mask", "alibi_slopes", "sinks", ""};
         for (int k = 2; k < 5; ++k)
             if (t[k]) {
@@ -622,7 +650,9 @@ void decode_norm(Bytes& in, TCase& c) {
             c.o[5].present = true, c.o[5].dt = pdt, c.o[5].sizes = param_sizes(in, s, a);
             c.o[5].strides = decode_strides(in, c.o[5].sizes, true);
         }
-        if (flags & 8) c.o[6].present = true, c.o[6].dt = dt, c.o[6].sizes = s, c.o[6].strides = decode_strides(in, s, false);
+        if (flags & 8)
+            c.o[6].present = true, c.o[6].dt = dt, c.o[6].sizes = s,
+            c.o[6].strides = decode_strides(in, s, false);
     }
     const std::vector<int64_t> st = stat_sizes(s, int32_t(a));
     for (int k = 7; k <= 8; ++k)
@@ -639,10 +669,17 @@ void decode_norm(Bytes& in, TCase& c) {
     c.mutation = m % 16;
     const uint8_t v = in.u8();
     switch (c.mutation) {
-        case 0: c.epsilon = hostile_param(in), c.must_reject = !(c.epsilon >= 0 && std::isfinite(c.epsilon)); break;
+        case 0:
+            c.epsilon = hostile_param(in), c.must_reject = !(c.epsilon >= 0 && std::isfinite(c.epsilon));
+            break;
         case 1: c.stash = v % 3 == 0 ? 0 : (v % 3 == 1 ? -1 : 2), c.must_reject = true; break;
-        case 2: c.axis = v % 2 ? int32_t(rank) + v % 3 : -int32_t(rank) - 1 - v % 3, c.must_reject = true; break;
-        case 3: c.axis = v % 2 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max(), c.must_reject = true; break;
+        case 2:
+            c.axis = v % 2 ? int32_t(rank) + v % 3 : -int32_t(rank) - 1 - v % 3, c.must_reject = true;
+            break;
+        case 3:
+            c.axis = v % 2 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max(),
+            c.must_reject = true;
+            break;
         case 4: c.o[0].dt = c.o[1].dt = SIMDAX_DTYPE_FLOAT64, c.must_reject = true; break;
         case 5: c.o[2].present = false, c.must_reject = true; break;
         case 6: {  // a parameter of the wrong dtype
@@ -667,12 +704,14 @@ void decode_norm(Bytes& in, TCase& c) {
             break;
         }
         case 9:  // skip_bias / skip_sum without skip
-            if (c.o[4].present && (c.o[5].present || c.o[6].present)) c.o[4].present = false, c.must_reject = true;
+            if (c.o[4].present && (c.o[5].present || c.o[6].present))
+                c.o[4].present = false, c.must_reject = true;
             break;
         case 10:  // skip of the wrong sizes or dtype
             if (c.o[4].present) {
                 if (v % 2)
-                    c.o[4].dt = data_dtype(uint8_t(dt)) == dt ? data_dtype(uint8_t(dt + 1)) : data_dtype(uint8_t(dt));
+                    c.o[4].dt =
+                        data_dtype(uint8_t(dt)) == dt ? data_dtype(uint8_t(dt + 1)) : data_dtype(uint8_t(dt));
                 else
                     c.o[4].sizes[v / 2 % rank] += 1, c.o[4].strides.clear();
                 c.must_reject = true;
@@ -707,7 +746,9 @@ void decode_norm(Bytes& in, TCase& c) {
             }
             break;
         }
-        case 14: c.o[0].sizes[v % rank] = v % 2 ? -3 : std::numeric_limits<int64_t>::min(), c.must_reject = true; break;
+        case 14:
+            c.o[0].sizes[v % rank] = v % 2 ? -3 : std::numeric_limits<int64_t>::min(), c.must_reject = true;
+            break;
         default:
             if (v % 2)
                 c.o[0].present = false;
@@ -734,7 +775,8 @@ void run_norm_case(Bytes& in, TCase& c, const simdax_operator* op) {
     nc.axis = c.axis;
     nc.epsilon = c.epsilon;
     nc.stash_type = c.stash;
-    NormLayout* l[9] = {&nc.x, &nc.y, &nc.scale, &nc.bias, &nc.skip, &nc.skip_bias, &nc.sum, &nc.mean, &nc.inv};
+    NormLayout* l[9] = {&nc.x,         &nc.y,   &nc.scale, &nc.bias, &nc.skip,
+                        &nc.skip_bias, &nc.sum, &nc.mean,  &nc.inv};
     for (int k = 0; k < 9; ++k) l[k]->sizes = c.o[k].sizes, l[k]->strides = c.o[k].strides;
     nc.has_bias = c.o[3].present, nc.has_skip = c.o[4].present, nc.has_skip_bias = c.o[5].present;
     nc.has_sum = c.o[6].present, nc.has_mean = c.o[7].present, nc.has_inv = c.o[8].present;
@@ -751,17 +793,19 @@ void run_norm_case(Bytes& in, TCase& c, const simdax_operator* op) {
     });
     TensorBuffer* t[9] = {io.x.get(),         io.y.get(),   io.scale.get(), io.bias.get(), io.skip.get(),
                           io.skip_bias.get(), io.sum.get(), io.mean.get(),  io.inv.get()};
-    static const simdax_operand slot[9] = {SIMDAX_OPERAND_INPUT, SIMDAX_OPERAND_OUTPUT,    SIMDAX_OPERAND_SCALE,
-                                           SIMDAX_OPERAND_BIAS,  SIMDAX_OPERAND_SKIP,      SIMDAX_OPERAND_SKIP_BIAS,
-                                           SIMDAX_OPERAND_SKIP_SUM, SIMDAX_OPERAND_MEAN,   SIMDAX_OPERAND_INV_STD_DEV};
+    static const simdax_operand slot[9] = {
+        SIMDAX_OPERAND_INPUT,    SIMDAX_OPERAND_OUTPUT, SIMDAX_OPERAND_SCALE,
+        SIMDAX_OPERAND_BIAS,     SIMDAX_OPERAND_SKIP,   SIMDAX_OPERAND_SKIP_BIAS,
+        SIMDAX_OPERAND_SKIP_SUM, SIMDAX_OPERAND_MEAN,   SIMDAX_OPERAND_INV_STD_DEV};
     simdax_buffer_binding bb[SIMDAX_OPERAND_COUNT];
     auto bind = [&] {
         std::memset(bb, 0, sizeof bb);
         for (int k = 0; k < 9; ++k)
             if (t[k]) bb[slot[k]].data = t[k]->data();
     };
-    const simdax_operand_bindings b{SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
-                                    SIMDAX_OPERAND_COUNT, bb};
+    const simdax_operand_bindings b{
+        SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS), SIMDAX_OPERAND_COUNT,
+        bb};
     if (c.bad_exec && n > 0) {
         bind();
         if (c.bad_exec == 1) {
@@ -778,7 +822,8 @@ void run_norm_case(Bytes& in, TCase& c, const simdax_operator* op) {
         for (int k = 0; k < 9; ++k) {
             if (!t[k]) continue;
             const bool out = k == 1 || k >= 6;
-            if (out ? (t[k]->unwritten() != t[k]->count() || t[k]->touched_gaps() != 0) : t[k]->input_modified())
+            if (out ? (t[k]->unwritten() != t[k]->count() || t[k]->touched_gaps() != 0)
+                    : t[k]->input_modified())
                 tfail(c, "a refused execute wrote operand " + std::to_string(k));
         }
     }
@@ -793,7 +838,8 @@ void run_norm_case(Bytes& in, TCase& c, const simdax_operator* op) {
     if (std::getenv("SIMDAX_FUZZ_PRINT")) {
         const NormRef r = reference_norm(nc, io);
         const std::vector<double> got = io.y->read();
-        for (size_t i = 0; i < got.size(); ++i) std::fprintf(stderr, "  y[%zu] ref %.17g got %.17g\n", i, r.y[i], got[i]);
+        for (size_t i = 0; i < got.size(); ++i)
+            std::fprintf(stderr, "  y[%zu] ref %.17g got %.17g\n", i, r.y[i], got[i]);
     }
     const std::string err = check_norm(nc, io);
     if (!err.empty()) tfail(c, "normalization output differs\n" + err);
@@ -810,8 +856,9 @@ int fuzz_transformer(const uint8_t* data, size_t size) {
     in.u8();  // the selector
     TCase c;
     const uint8_t h = in.u8();
-    c.op = h % 3 == 0 ? SIMDAX_OPERATOR_ATTENTION_SOFTMAX
-                      : (h % 3 == 1 ? SIMDAX_OPERATOR_LAYER_NORMALIZATION : SIMDAX_OPERATOR_RMS_NORMALIZATION);
+    c.op = h % 3 == 0
+               ? SIMDAX_OPERATOR_ATTENTION_SOFTMAX
+               : (h % 3 == 1 ? SIMDAX_OPERATOR_LAYER_NORMALIZATION : SIMDAX_OPERATOR_RMS_NORMALIZATION);
     c.valid = (h / 3) % 5 < 2;
     c.isa = in.u8() % 4;
     for (int i = c.isa; i >= 0; --i)
@@ -835,34 +882,45 @@ int fuzz_transformer(const uint8_t* data, size_t size) {
     simdax_status s;
     const Operand* o = c.o;
     if (c.op == SIMDAX_OPERATOR_ATTENTION_SOFTMAX) {
-        const simdax_attention_softmax_desc d{o[0].ptr(), o[2].ptr(), o[3].ptr(),  o[4].ptr(),
-                                              c.in_place ? o[0].ptr() : o[1].ptr(), o[5].ptr(), c.scale, c.softcap,
-                                              simdax_causal(c.causal), c.window, c.log};
+        const simdax_attention_softmax_desc d{o[0].ptr(),
+                                              o[2].ptr(),
+                                              o[3].ptr(),
+                                              o[4].ptr(),
+                                              c.in_place ? o[0].ptr() : o[1].ptr(),
+                                              o[5].ptr(),
+                                              c.scale,
+                                              c.softcap,
+                                              simdax_causal(c.causal),
+                                              c.window,
+                                              c.log};
         const simdax_operator_desc od{simdax_operator_type(c.op), &d};
         s = simdax_operator_create(&od, &op);
     } else if (c.op == SIMDAX_OPERATOR_LAYER_NORMALIZATION) {
-        const simdax_layer_normalization_desc d{o[0].ptr(), o[2].ptr(), o[3].ptr(), o[1].ptr(), c.axis, c.epsilon,
-                                                c.stash,    o[4].ptr(), o[5].ptr(), o[6].ptr(), o[7].ptr(), o[8].ptr()};
+        const simdax_layer_normalization_desc d{o[0].ptr(), o[2].ptr(), o[3].ptr(), o[1].ptr(),
+                                                c.axis,     c.epsilon,  c.stash,    o[4].ptr(),
+                                                o[5].ptr(), o[6].ptr(), o[7].ptr(), o[8].ptr()};
         const simdax_operator_desc od{simdax_operator_type(c.op), &d};
         s = simdax_operator_create(&od, &op);
     } else {
-        const simdax_rms_normalization_desc d{o[0].ptr(), o[2].ptr(), o[1].ptr(), c.axis, c.epsilon,
+        const simdax_rms_normalization_desc d{o[0].ptr(), o[2].ptr(), o[1].ptr(), c.axis,    c.epsilon,
                                               c.stash,    o[4].ptr(), o[5].ptr(), o[6].ptr()};
         const simdax_operator_desc od{simdax_operator_type(c.op), &d};
         s = simdax_operator_create(&od, &op);
     }
     if (s != SIMDAX_OK) {
-        if (s < SIMDAX_ERROR_NULL_POINTER || s > SIMDAX_ERROR_OUT_OF_MEMORY) tfail(c, "create returned an unknown status");
+        if (s < SIMDAX_ERROR_NULL_POINTER || s > SIMDAX_ERROR_OUT_OF_MEMORY)
+            tfail(c, "create returned an unknown status");
         if (op != nullptr) tfail(c, "a rejected create left *op non-NULL");
         if (simdax_last_error()[0] == '\0') tfail(c, "a rejected create left no message");
         if (c.valid)
-            tfail(c, std::string("create rejected a well-formed descriptor: ") + simdax_status_name(s) + ": " +
-                         simdax_last_error());
+            tfail(c, std::string("create rejected a well-formed descriptor: ") + simdax_status_name(s) +
+                         ": " + simdax_last_error());
         return 0;
     }
     if (c.must_reject) {
         simdax_operator_destroy(op);
-        tfail(c, "create accepted a descriptor the docs refuse (mutation " + std::to_string(c.mutation) + ")");
+        tfail(c,
+              "create accepted a descriptor the docs refuse (mutation " + std::to_string(c.mutation) + ")");
     }
     if (!op) tfail(c, "create returned OK and a NULL operator");
     if (simdax_last_error()[0] != '\0') tfail(c, "a successful create left a message");

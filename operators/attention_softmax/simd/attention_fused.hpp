@@ -1,7 +1,7 @@
 // Softmax rows of at most kBlock keys in two passes: blocks of kFuseVecs
 // vectors have their logits formed in registers, their maximum admitted
-// into the row's running one, their 2^(z - max) stored in the stack buffer
-// and summed; the output pass scales each block by 2^(its max - the row's
+// into the row's running one, their exp(z - max) stored in the stack buffer
+// and summed; the output pass scales each block by exp(its max - the row's
 // final max) / sum. (LogSoftmax keeps the logits: attention_rows.hpp.)
 #pragma once
 
@@ -55,7 +55,7 @@ void fused_softmax_row(const AttnRowArgs& a) {
             continue;
         }
         if (bm > m) {
-            acc = V::mul(acc, V::set1(std::exp2(m - bm)));
+            acc = V::mul(acc, V::set1(std::exp(m - bm)));
             m = bm;
         }
         bref[b] = m;
@@ -63,7 +63,7 @@ void fused_softmax_row(const AttnRowArgs& a) {
         SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
             const size_t at = k * V::N;
             if (at >= nb) break;
-            const R e = pow2(V::sub(z[k], mv));
+            const R e = exp_below(z[k], mv, c.log2e);
             acc = V::add(acc, e);
             if (nb - at >= V::N)
                 V::store(buf + j + at, e);
@@ -77,7 +77,7 @@ void fused_softmax_row(const AttnRowArgs& a) {
     if (st.m == -__builtin_inff()) return fill(y, a.n, false);
     for (size_t b = 0; b < nblocks; ++b) {
         const size_t j = b * B, nb = a.n - j < B ? a.n - j : B;
-        const R k = V::set1(std::exp2(bref[b] - fin.m) / fin.s);
+        const R k = V::set1(std::exp(bref[b] - fin.m) / fin.s);
         store_map(buf + j, y + j, nb, [&](R e) { return V::mul(e, k); });
     }
 }

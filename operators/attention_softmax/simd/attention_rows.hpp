@@ -1,7 +1,9 @@
 // AttentionSoftmax's row kernels over the vector layer, in float32 whatever
-// the storage types of scores and mask, in base 2: the logits come out
-// multiplied by log2(e) (folded into scale, softcap, mask and slope), so
-// each exponential is one 2^t (exp2_f32.hpp).
+// the storage types of scores and mask. The logits stay in natural units and
+// each exponential is 2^((z - max) * log2(e)) (exp2_f32.hpp): a difference
+// taken before the scaling is exact for nearby logits, where logits folded
+// into base 2 lose |z| * 2^-24 each (1e-4 relative error at |z| ~ 1e4, and a
+// LogSoftmax of z*ln2 - lse cancels).
 //
 // A row of at most kBlock keys (attention_row): the logits go once into a
 // float buffer on the stack with their max, then exp(z - max) replaces them
@@ -36,24 +38,25 @@ inline R iota() {
     return V::load(kIota);
 }
 
-using attn_state::kLn2;
 using attn_state::kLog2e;
 
-// The loop-invariant vectors of a row's logits (times log2(e)).
+// The loop-invariant vectors of a row's logits.
 struct Consts {
     R scale, cap, inv_cap, log2e, slope, pos, idx;
     explicit Consts(const AttnRowArgs& a)
-        : scale(V::set1(a.scale * kLog2e)),
-          cap(V::set1(a.softcap * kLog2e)),
+        : scale(V::set1(a.scale)),
+          cap(V::set1(a.softcap)),
           inv_cap(V::set1(a.softcap != 0.0f ? a.scale / a.softcap : 0.0f)),
           log2e(V::set1(kLog2e)),
-          slope(V::set1(a.slope * kLog2e)),
+          slope(V::set1(a.slope)),
           pos(V::set1(a.pos)),
           idx(iota()) {}
 };
 
 // 2^t for t <= 0 (NaN stays NaN; -inf gives 0).
 SIMDAX_INLINE R pow2(R t) { return exp2_nonpos_f32<true>(t); }
+// exp(z - m) for z <= m.
+SIMDAX_INLINE R exp_below(R z, R m, R log2e) { return pow2(V::mul(V::sub(z, m), log2e)); }
 
 // The logits of keys j..j+cnt (cnt < N only when Tail; the lanes past cnt
 // are -inf). FL: bit 0 softcap, bit 1 ALiBi (compile-time: no test per
@@ -72,7 +75,7 @@ SIMDAX_INLINE R logit(const Consts& c, const T* x, const MT* mk, size_t j, size_
         const R am = V::load(keep);
         z = V::blend(V::lt(am, V::zero()), z, am);
     } else if constexpr (!std::is_same_v<MT, NoMask>) {
-        z = V::fma(Tail ? V::loadn(mk + j, cnt, V::zero()) : V::load(mk + j), c.log2e, z);
+        z = V::add(Tail ? V::loadn(mk + j, cnt, V::zero()) : V::load(mk + j), z);
     }
     if constexpr ((FL & 2) != 0) z = V::fma(c.slope, V::add(c.idx, V::add(c.pos, V::set1(float(j)))), z);
     if (Tail) z = V::blend(V::lanes(cnt), V::set1(-__builtin_inff()), z);
@@ -109,15 +112,15 @@ float logits(const Consts& c, const T* x, const MT* mk, size_t n, float* buf) {
     return m;
 }
 
-// Sum of 2^(buf[j] - m) over [0, n); Store: buf[j] becomes the power.
+// Sum of exp(buf[j] - m) over [0, n); Store: buf[j] becomes the power.
 template <bool Store>
 float exp_sum(float* buf, size_t n, float m) {
-    const R mv = V::set1(m);
+    const R mv = V::set1(m), log2e = V::set1(kLog2e);
     R s0 = V::zero(), s1 = V::zero();
     size_t j = 0;
     for (; j + 2 * V::N <= n; j += 2 * V::N) {
-        const R e0 = pow2(V::sub(V::load(buf + j), mv));
-        const R e1 = pow2(V::sub(V::load(buf + j + V::N), mv));
+        const R e0 = exp_below(V::load(buf + j), mv, log2e);
+        const R e1 = exp_below(V::load(buf + j + V::N), mv, log2e);
         if (Store) {
             V::store(buf + j, e0);
             V::store(buf + j + V::N, e1);
@@ -127,7 +130,7 @@ float exp_sum(float* buf, size_t n, float m) {
     }
     for (; j < n; j += V::N) {
         const size_t r = n - j < V::N ? n - j : V::N;
-        const R e = pow2(V::sub(V::loadn(buf + j, r, V::set1(-__builtin_inff())), mv));
+        const R e = exp_below(V::loadn(buf + j, r, V::set1(-__builtin_inff())), mv, log2e);
         if (Store) V::storen(buf + j, e, r);
         s0 = V::add(s0, e);
     }
@@ -176,10 +179,12 @@ void out(const AttnRowArgs& a, const AttnState& st) {
     T* y = static_cast<T*>(a.y);
     const T* x = static_cast<const T*>(a.x);
     const MT* mk = static_cast<const MT*>(a.mask);
-    const R mv = V::set1(st.m), inv = V::set1(1.0f / st.s), ln2 = V::set1(kLn2);
-    const R nshift = V::set1(-attn_state::log_sum_exp(st));
+    // LogSoftmax: (z - m) - log(s), the difference first (z - lse cancels).
+    const R mv = V::set1(st.m), inv = V::set1(1.0f / st.s), log_s = V::set1(std::log(st.s));
     size_t j = 0;
-    auto f = [&](R z) { return a.log ? V::fma(z, ln2, nshift) : V::mul(pow2(V::sub(z, mv)), inv); };
+    auto f = [&](R z) {
+        return a.log ? V::sub(V::sub(z, mv), log_s) : V::mul(exp_below(z, mv, c.log2e), inv);
+    };
     for (; j + V::N <= a.n; j += V::N) V::store(y + j, f(logit<false, FL>(c, x, mk, j, V::N)));
     if (j < a.n) V::storen(y + j, f(logit<true, FL>(c, x, mk, j, a.n - j)), a.n - j);
 }
@@ -215,12 +220,11 @@ void row(const AttnRowArgs& a) {
     const AttnState fin = attn_state::with_sink(st, a.sink);
     if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
     if (a.log) {
-        // z*ln2 - shift: the natural log of the output.
-        const R nshift = V::set1(-attn_state::log_sum_exp(fin)), ln2 = V::set1(kLn2);
-        store_map(buf, y, a.n, [&](R z) { return V::fma(z, ln2, nshift); });
+        const R mv = V::set1(fin.m), log_s = V::set1(std::log(fin.s));
+        store_map(buf, y, a.n, [&](R z) { return V::sub(V::sub(z, mv), log_s); });
     } else {
         // The powers are relative to the row's max; a larger sink moved it.
-        const R k = V::set1(std::exp2(m - fin.m) / fin.s);
+        const R k = V::set1(std::exp(m - fin.m) / fin.s);
         store_map(buf, y, a.n, [&](R e) { return V::mul(e, k); });
     }
 }

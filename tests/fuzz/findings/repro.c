@@ -10,8 +10,8 @@ static void run(const char* what, float* x, int64_t skv, float scale, float soft
     int64_t sz[2] = {1, skv}, ssz[2] = {1, 1};
     simdax_tensor_desc xd = {SIMDAX_DTYPE_FLOAT32, 2, sz, NULL}, sd = {SIMDAX_DTYPE_FLOAT32, 2, ssz, NULL};
     float y[8] = {7, 7, 7, 7, 7, 7, 7, 7};
-    simdax_attention_softmax_desc d = {&xd, NULL, slope ? &sd : NULL, NULL, &xd, NULL, scale, softcap,
-                                       (simdax_causal)causal, 0, log};
+    simdax_attention_softmax_desc d = {&xd,   NULL,    slope ? &sd : NULL,    NULL, &xd, NULL,
+                                       scale, softcap, (simdax_causal)causal, 0,    log};
     simdax_status s = simdax_attention_softmax(&d, x, NULL, slope, NULL, y, NULL);
     printf("%-58s status %d y[0] = %.9g (float64 formula: %.9g)\n", what, s, y[0], want0);
 }

@@ -1,0 +1,69 @@
+// AttentionSoftmax keeps Softmax's accuracy on large logits: the
+// difference to the row's max is taken in natural units before the
+// exponential (attention_rows.hpp), so logits near 1e4 or 1e10 lose nothing
+// to a base-2 fold, and LogSoftmax is (z - max) - log(sum), not z - lse.
+// The cases are the fuzzer's findings (tests/fuzz/findings/README.md).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "simdax/simdax.h"
+#include "support/dtype.hpp"
+
+namespace {
+
+using namespace sxt;
+
+struct LargeLogits {
+    std::vector<float> x;
+    float scale, softcap;
+    int log;
+};
+
+// softmax / log_softmax of softcap(x * scale) in float64.
+std::vector<double> reference(const LargeLogits& c) {
+    std::vector<double> z;
+    for (float v : c.x) {
+        double t = double(v) * double(c.scale);
+        if (c.softcap != 0.0f) t = double(c.softcap) * std::tanh(t / double(c.softcap));
+        z.push_back(t);
+    }
+    double m = -INFINITY, s = 0;
+    for (double t : z) m = std::max(m, t);
+    for (double t : z) s += std::exp(t - m);
+    std::vector<double> y;
+    for (double t : z) y.push_back(c.log ? (t - m) - std::log(s) : std::exp(t - m) / s);
+    return y;
+}
+
+TEST(AttentionSoftmaxPrecision, LargeLogits) {
+    const std::vector<LargeLogits> cases{
+        {{6.5e10f, 1.0f, 2.0f}, 1.0f, 0.0f, 1},   // LogSoftmax: the max's output is 0
+        {{6.5f, 1.0f, 2.0f}, 1e10f, 0.0f, 1},     // ... with the size in the scale
+        {{10000.0f, 10003.125f}, 1.0f, 0.0f, 0},  // Softmax near 1e4
+        {{10000.0f, 10003.125f}, 1.0f, 0.0f, 1},
+        {{2.0f, 1.0f}, 1e-3f, 3e38f, 0},          // a softcap near float's max
+    };
+    for (const LargeLogits& c : cases) {
+        const int64_t sizes[2] = {1, int64_t(c.x.size())};
+        const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT32, 2, sizes, nullptr};
+        const simdax_attention_softmax_desc d{&t,      nullptr,   nullptr, nullptr, &t,
+                                              nullptr, c.scale,   c.softcap, SIMDAX_CAUSAL_NONE,
+                                              0,       c.log};
+        std::vector<float> y(c.x.size());
+        ASSERT_EQ(simdax_attention_softmax(&d, c.x.data(), nullptr, nullptr, nullptr, y.data(), nullptr),
+                  SIMDAX_OK)
+            << simdax_last_error();
+        const std::vector<double> want = reference(c);
+        const Tolerance tol =
+            tolerance_for(c.log ? SIMDAX_OPERATOR_LOG_SOFTMAX : SIMDAX_OPERATOR_SOFTMAX, SIMDAX_DTYPE_FLOAT32);
+        for (size_t i = 0; i < y.size(); ++i)
+            EXPECT_TRUE(passes(want[i], double(y[i]), SIMDAX_DTYPE_FLOAT32, tol))
+                << (c.log ? "LogSoftmax" : "Softmax") << " x[0] " << c.x[0] << " scale " << c.scale
+                << " softcap " << c.softcap << " element " << i << ": want " << want[i] << " got " << y[i];
+    }
+}
+
+}  // namespace
