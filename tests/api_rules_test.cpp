@@ -249,6 +249,35 @@ TEST(Messages, OnnxDefaultsAreNamed) {
     EXPECT_EQ(last().rfind("axis_count", 0), 0u) << last();
 }
 
+// The refusals of the ONNX normalization and Attention helpers name the
+// attribute and ONNX's default.
+TEST(Messages, OnnxRefusalsNameTheAttribute) {
+    simdax_layer_normalization_desc ln{};
+    EXPECT_EQ(simdax_onnx_layer_normalization_attrs(0, 0, 0, 0.f, 1, 0, &ln), SIMDAX_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(
+        last(),
+        "stash_type: 0 is not supported; simdax keeps float32 statistics (stash_type 1, ONNX's default)");
+    simdax_rms_normalization_desc rms{};
+    EXPECT_EQ(simdax_onnx_rms_normalization_attrs(1, 9, 0, 0.f, 0, 0, &rms), SIMDAX_ERROR_INVALID_AXES);
+    EXPECT_EQ(last().rfind("axis: 9 is outside", 0), 0u) << last();
+    simdax_attention_softmax_desc d{};
+    EXPECT_EQ(simdax_onnx_attention_softmax_attrs(8, 0, 0.f, 0, 0, 0.f, 2, &d),
+              SIMDAX_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(last(), "qk_matmul_output_mode: 2 is not supported; only 0 (ONNX's default)");
+    EXPECT_EQ(simdax_onnx_attention_softmax_attrs(0, 0, 0.f, 0, 0, 0.f, 0, &d),
+              SIMDAX_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(last(), "head_size: 0 < 1, and scale is absent (ONNX's default 1/sqrt(head_size))");
+    EXPECT_EQ(simdax_onnx_attention_softmax_attrs(8, 0, 0.f, -1, 0, 0.f, 0, &d),
+              SIMDAX_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(last(), "is_causal: -1 is neither 0 nor 1");
+    EXPECT_EQ(simdax_onnx_attention_softmax_attrs(8, 0, 0.f, 0, 0, -2.f, 0, &d),
+              SIMDAX_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(last(), "softcap: -2 is not >= 0 (0, ONNX's default, turns it off)");
+    EXPECT_EQ(simdax_onnx_attention_softmax_attrs(8, 0, 0.f, 0, 0, 0.f, 0, nullptr),
+              SIMDAX_ERROR_NULL_POINTER);
+    EXPECT_EQ(last().rfind("desc", 0), 0u) << last();
+}
+
 // --------------------------------------------- item 8: interleaved views
 // Input on the even elements of one buffer, output on the odd ones: no
 // element is shared, so a non-in-place operator accepts them.

@@ -364,6 +364,137 @@ TEST(OnnxHelpers, HardSigmoidParams) {
     EXPECT_EQ(simdax_onnx_hard_sigmoid_params(0, 0.f, 0, 0.f, nullptr, &b), SIMDAX_ERROR_NULL_POINTER);
 }
 
+TEST(OnnxHelpers, NormalizationAttrs) {
+    // Absent attributes: ONNX's defaults (LayerNormalization-17, RMSNormalization-23).
+    simdax_layer_normalization_desc ln{};
+    ASSERT_EQ(simdax_onnx_layer_normalization_attrs(0, 5, 0, 9.f, 0, 7, &ln), SIMDAX_OK)
+        << simdax_last_error();
+    EXPECT_EQ(ln.axis, -1);
+    EXPECT_EQ(ln.epsilon, 1e-5f);
+    EXPECT_EQ(ln.stash_type, 1);
+    simdax_rms_normalization_desc rms{};
+    ASSERT_EQ(simdax_onnx_rms_normalization_attrs(0, 5, 0, 9.f, 0, 7, &rms), SIMDAX_OK)
+        << simdax_last_error();
+    EXPECT_EQ(rms.axis, -1);
+    EXPECT_EQ(rms.epsilon, 1e-5f);
+    EXPECT_EQ(rms.stash_type, 1);
+    // Present attributes are taken as given.
+    ASSERT_EQ(simdax_onnx_layer_normalization_attrs(1, 1, 1, 1e-6f, 1, 1, &ln), SIMDAX_OK);
+    EXPECT_EQ(ln.axis, 1);
+    EXPECT_EQ(ln.epsilon, 1e-6f);
+    ASSERT_EQ(simdax_onnx_rms_normalization_attrs(1, -2, 1, 0.f, 0, 0, &rms), SIMDAX_OK);
+    EXPECT_EQ(rms.axis, -2);
+    EXPECT_EQ(rms.epsilon, 0.f);
+    // Refusals write nothing.
+    EXPECT_EQ(simdax_onnx_layer_normalization_attrs(1, 0, 1, 0.5f, 1, 0, &ln), SIMDAX_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(simdax_onnx_rms_normalization_attrs(0, 0, 0, 0.f, 1, 16, &rms), SIMDAX_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(simdax_onnx_layer_normalization_attrs(1, SIMDAX_MAX_RANK, 0, 0.f, 0, 0, &ln),
+              SIMDAX_ERROR_INVALID_AXES);
+    EXPECT_EQ(simdax_onnx_rms_normalization_attrs(1, -SIMDAX_MAX_RANK - 1, 0, 0.f, 0, 0, &rms),
+              SIMDAX_ERROR_INVALID_AXES);
+    EXPECT_EQ(ln.axis, 1);
+    EXPECT_EQ(ln.epsilon, 1e-6f);
+    EXPECT_EQ(rms.axis, -2);
+    EXPECT_EQ(simdax_onnx_layer_normalization_attrs(0, 0, 0, 0.f, 0, 0, nullptr), SIMDAX_ERROR_NULL_POINTER);
+    EXPECT_EQ(simdax_onnx_rms_normalization_attrs(0, 0, 0, 0.f, 0, 0, nullptr), SIMDAX_ERROR_NULL_POINTER);
+}
+
+// The filled descriptors create their operators and compute ONNX's defaults.
+TEST(OnnxHelpers, NormalizationAttrsRoundTrip) {
+    const int64_t xs[2] = {3, 8}, gs[1] = {8};
+    const simdax_tensor_desc x{SIMDAX_DTYPE_FLOAT32, 2, xs, nullptr}, g{SIMDAX_DTYPE_FLOAT32, 1, gs, nullptr};
+    std::vector<float> in(24), scale(8, 1.0f), out(24);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = float(i % 8) - 3.5f + 0.25f * float(i / 8);
+    simdax_layer_normalization_desc ln{&x, &g,      nullptr, &x,      99,      99.f,
+                                       99, nullptr, nullptr, nullptr, nullptr, nullptr};
+    ASSERT_EQ(simdax_onnx_layer_normalization_attrs(0, 0, 0, 0.f, 0, 0, &ln), SIMDAX_OK);
+    simdax_operator* op = nullptr;
+    const simdax_operator_desc lnd{SIMDAX_OPERATOR_LAYER_NORMALIZATION, &ln};
+    ASSERT_EQ(simdax_operator_create(&lnd, &op), SIMDAX_OK) << simdax_last_error();
+    simdax_bindings b{in.data(), scale.data(), nullptr, out.data()};
+    ASSERT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK) << simdax_last_error();
+    simdax_operator_destroy(op);
+    for (int r = 0; r < 3; ++r) {
+        double mean = 0, var = 0;
+        for (int c = 0; c < 8; ++c) mean += in[r * 8 + c] / 8.0;
+        for (int c = 0; c < 8; ++c) var += (in[r * 8 + c] - mean) * (in[r * 8 + c] - mean) / 8.0;
+        for (int c = 0; c < 8; ++c)
+            EXPECT_NEAR(out[r * 8 + c], (in[r * 8 + c] - mean) / std::sqrt(var + 1e-5), 1e-5)
+                << r << "," << c;
+    }
+    simdax_rms_normalization_desc rms{&x, &g, &x, 99, 99.f, 99, nullptr, nullptr, nullptr};
+    ASSERT_EQ(simdax_onnx_rms_normalization_attrs(0, 0, 0, 0.f, 0, 0, &rms), SIMDAX_OK);
+    const simdax_operator_desc rd{SIMDAX_OPERATOR_RMS_NORMALIZATION, &rms};
+    ASSERT_EQ(simdax_operator_create(&rd, &op), SIMDAX_OK) << simdax_last_error();
+    ASSERT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK) << simdax_last_error();
+    simdax_operator_destroy(op);
+    for (int r = 0; r < 3; ++r) {
+        double ms = 0;
+        for (int c = 0; c < 8; ++c) ms += double(in[r * 8 + c]) * in[r * 8 + c] / 8.0;
+        for (int c = 0; c < 8; ++c)
+            EXPECT_NEAR(out[r * 8 + c], in[r * 8 + c] / std::sqrt(ms + 1e-5), 1e-5) << r << "," << c;
+    }
+}
+
+TEST(OnnxHelpers, AttentionSoftmaxAttrs) {
+    simdax_attention_softmax_desc d{};
+    d.window = 7;
+    d.log = 1;
+    // Defaults: scale 1/sqrt(head_size), no causal mask, no softcap.
+    ASSERT_EQ(simdax_onnx_attention_softmax_attrs(64, 0, 5.f, 0, 0, 0.f, 0, &d), SIMDAX_OK)
+        << simdax_last_error();
+    EXPECT_EQ(d.scale, 0.125f);
+    EXPECT_EQ(d.softcap, 0.f);
+    EXPECT_EQ(d.causal, SIMDAX_CAUSAL_NONE);
+    EXPECT_EQ(d.window, 7u);  // other fields untouched
+    EXPECT_EQ(d.log, 1);
+    ASSERT_EQ(simdax_onnx_attention_softmax_attrs(3, 0, 0.f, 0, 0, 0.f, 0, &d), SIMDAX_OK);
+    EXPECT_EQ(d.scale, float(1.0 / std::sqrt(3.0)));
+    // Given: the scale as is (head_size unread), causal per the past keys, softcap.
+    ASSERT_EQ(simdax_onnx_attention_softmax_attrs(0, 1, 0.5f, 1, 0, 30.f, 0, &d), SIMDAX_OK);
+    EXPECT_EQ(d.scale, 0.5f);
+    EXPECT_EQ(d.softcap, 30.f);
+    EXPECT_EQ(d.causal, SIMDAX_CAUSAL_TOP_LEFT);
+    ASSERT_EQ(simdax_onnx_attention_softmax_attrs(16, 0, 0.f, 1, 1, 0.f, 0, &d), SIMDAX_OK);
+    EXPECT_EQ(d.scale, 0.25f);
+    EXPECT_EQ(d.causal, SIMDAX_CAUSAL_BOTTOM_RIGHT);
+    ASSERT_EQ(simdax_onnx_attention_softmax_attrs(16, 0, 0.f, 0, 1, 0.f, 0, &d), SIMDAX_OK);
+    EXPECT_EQ(d.causal, SIMDAX_CAUSAL_NONE);
+    // Refusals write nothing.
+    d.scale = 2.f;
+    EXPECT_EQ(simdax_onnx_attention_softmax_attrs(0, 0, 0.f, 0, 0, 0.f, 0, &d),
+              SIMDAX_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(simdax_onnx_attention_softmax_attrs(8, 0, 0.f, 2, 0, 0.f, 0, &d),
+              SIMDAX_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(simdax_onnx_attention_softmax_attrs(8, 0, 0.f, 0, 0, -1.f, 0, &d),
+              SIMDAX_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(simdax_onnx_attention_softmax_attrs(8, 0, 0.f, 0, 0, 0.f, 1, &d),
+              SIMDAX_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(d.scale, 2.f);
+    EXPECT_EQ(d.causal, SIMDAX_CAUSAL_NONE);
+    EXPECT_EQ(simdax_onnx_attention_softmax_attrs(8, 0, 0.f, 0, 0, 0.f, 0, nullptr),
+              SIMDAX_ERROR_NULL_POINTER);
+}
+
+// The filled descriptor creates AttentionSoftmax: a causal row of equal
+// scores spreads evenly over the keys it sees.
+TEST(OnnxHelpers, AttentionSoftmaxAttrsRoundTrip) {
+    const int64_t xs[2] = {3, 3};
+    const simdax_tensor_desc x{SIMDAX_DTYPE_FLOAT32, 2, xs, nullptr};
+    simdax_attention_softmax_desc d{&x, nullptr, nullptr, nullptr, &x, nullptr, 9.f, 9.f, SIMDAX_CAUSAL_NONE,
+                                    0,  0};
+    ASSERT_EQ(simdax_onnx_attention_softmax_attrs(4, 0, 0.f, 1, 0, 0.f, 0, &d), SIMDAX_OK);
+    simdax_operator* op = nullptr;
+    const simdax_operator_desc od{SIMDAX_OPERATOR_ATTENTION_SOFTMAX, &d};
+    ASSERT_EQ(simdax_operator_create(&od, &op), SIMDAX_OK) << simdax_last_error();
+    std::vector<float> in(9, 1.0f), out(9, -1.0f);
+    simdax_bindings b{in.data(), nullptr, nullptr, out.data()};
+    ASSERT_EQ(simdax_operator_execute(op, &b), SIMDAX_OK) << simdax_last_error();
+    simdax_operator_destroy(op);
+    const std::vector<float> want{1, 0, 0, 0.5f, 0.5f, 0, 1.f / 3, 1.f / 3, 1.f / 3};
+    for (int i = 0; i < 9; ++i) EXPECT_NEAR(out[i], want[i], 1e-6) << i;
+}
+
 // ------------------------------------------------- names and versions
 TEST(Api, Version) {
     char want[32];

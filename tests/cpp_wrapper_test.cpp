@@ -54,6 +54,35 @@ TEST(CppWrapper, OnnxHelpers) {
     EXPECT_EQ(sx::onnx_hard_sigmoid_params(std::nullopt, -1.f), std::make_pair(0.2f, -1.f));
 }
 
+TEST(CppWrapper, OnnxNormalizationAndAttention) {
+    const sx::NormOptions ln = sx::onnx_layer_normalization();
+    EXPECT_EQ(ln.axis, -1);
+    EXPECT_EQ(ln.epsilon, 1e-5f);
+    const sx::NormOptions rms = sx::onnx_rms_normalization(1, 1e-6f, 1);
+    EXPECT_EQ(rms.axis, 1);
+    EXPECT_EQ(rms.epsilon, 1e-6f);
+    EXPECT_THROW(sx::onnx_layer_normalization(std::nullopt, std::nullopt, 0), sx::Error);
+    EXPECT_THROW(sx::onnx_rms_normalization(std::nullopt, std::nullopt, 16), sx::Error);
+    const sx::AttentionSoftmaxOptions a = sx::onnx_attention_softmax(64);
+    EXPECT_EQ(a.scale, 0.125f);
+    EXPECT_EQ(a.softcap, 0.0f);
+    EXPECT_EQ(a.causal, SIMDAX_CAUSAL_NONE);
+    EXPECT_EQ(sx::onnx_attention_softmax(64, 0.5f, 1).causal, SIMDAX_CAUSAL_TOP_LEFT);
+    EXPECT_EQ(sx::onnx_attention_softmax(64, std::nullopt, 1, true).causal, SIMDAX_CAUSAL_BOTTOM_RIGHT);
+    try {
+        sx::onnx_attention_softmax(64, std::nullopt, 0, false, 0.0f, 1);
+        FAIL() << "qk_matmul_output_mode 1 was accepted";
+    } catch (const sx::Error& e) {
+        EXPECT_EQ(e.status(), SIMDAX_ERROR_INVALID_ARGUMENT);
+    }
+    // Round trip: the options create the operators.
+    const sx::TensorDesc x({2, 8}), g({8});
+    EXPECT_NO_THROW(sx::layer_normalization(x, g, x, ln));
+    EXPECT_NO_THROW(sx::rms_normalization(x, g, x, rms));
+    const sx::TensorDesc s({4, 4});
+    EXPECT_NO_THROW(sx::attention_softmax(s, s, sx::onnx_attention_softmax(16, std::nullopt, 1)));
+}
+
 // A transposed output view: y[c][r] = f(x[r][c]).
 TEST(CppWrapper, StridedHardSigmoidAndActivation) {
     const sx::TensorDesc in({2, 3}), out({2, 3}, SIMDAX_DTYPE_FLOAT32, {1, 2});

@@ -104,6 +104,21 @@ const std::vector<Example>& examples() {
          [] { return executed(SIMDAX_OPERATOR_HARD_SIGMOID, &created_hs, buf, buf + 1); }},
         {"hard_sigmoid.md", SIMDAX_ERROR_NULL_POINTER,
          [] { return executed(SIMDAX_OPERATOR_HARD_SIGMOID, &created_hs, nullptr, buf); }},
+        {"layer_normalization.md", SIMDAX_ERROR_INVALID_ARGUMENT,
+         [] {
+             simdax_layer_normalization_desc d{};
+             return simdax_onnx_layer_normalization_attrs(0, 0, 0, 0.f, 1, 0, &d);
+         }},
+        {"rms_normalization.md", SIMDAX_ERROR_INVALID_ARGUMENT,
+         [] {
+             simdax_rms_normalization_desc d{};
+             return simdax_onnx_rms_normalization_attrs(0, 0, 0, 0.f, 1, 0, &d);
+         }},
+        {"attention_softmax.md", SIMDAX_ERROR_INVALID_ARGUMENT,
+         [] {
+             simdax_attention_softmax_desc d{};
+             return simdax_onnx_attention_softmax_attrs(8, 0, 0.f, 0, 0, 0.f, 1, &d);
+         }},
     };
     return all;
 }

@@ -1,7 +1,33 @@
 // ONNX node attributes -> simdax descriptors (docs/spec.md, the ONNX forms).
 #include <algorithm>
+#include <cmath>
 
 #include "error.hpp"
+
+namespace {
+// The attributes LayerNormalization-17 and RMSNormalization-23 share; nothing
+// is written on error.
+simdax_status onnx_norm_attrs(int has_axis, int64_t axis, int has_epsilon, float epsilon, int has_stash_type,
+                              int64_t stash_type, int32_t* out_axis, float* out_epsilon,
+                              int32_t* out_stash_type) {
+    using namespace simdax;
+    if (!has_axis) axis = -1;
+    if (!has_epsilon) epsilon = 1e-5f;
+    if (!has_stash_type) stash_type = 1;
+    if (axis < -SIMDAX_MAX_RANK || axis >= SIMDAX_MAX_RANK)
+        return fail(SIMDAX_ERROR_INVALID_AXES, "axis: %lld is outside [%d, %d] (ranks up to %d)",
+                    (long long)axis, -SIMDAX_MAX_RANK, SIMDAX_MAX_RANK - 1, SIMDAX_MAX_RANK);
+    if (stash_type != 1)
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
+                    "stash_type: %lld is not supported; simdax keeps float32 statistics (stash_type 1, "
+                    "ONNX's default)",
+                    (long long)stash_type);
+    *out_axis = int32_t(axis);
+    *out_epsilon = epsilon;
+    *out_stash_type = int32_t(stash_type);
+    return ok();
+}
+}  // namespace
 
 extern "C" {
 
@@ -95,6 +121,52 @@ simdax_status simdax_onnx_hard_sigmoid_params(int has_alpha, float alpha, int ha
     if (!out_beta) return fail(SIMDAX_ERROR_NULL_POINTER, "out_beta: is NULL");
     *out_alpha = has_alpha ? alpha : 0.2f;
     *out_beta = has_beta ? beta : 0.5f;
+    return ok();
+}
+
+simdax_status simdax_onnx_layer_normalization_attrs(int has_axis, int64_t axis, int has_epsilon,
+                                                    float epsilon, int has_stash_type, int64_t stash_type,
+                                                    simdax_layer_normalization_desc* desc) {
+    using namespace simdax;
+    if (!desc) return fail(SIMDAX_ERROR_NULL_POINTER, "desc: is NULL");
+    return onnx_norm_attrs(has_axis, axis, has_epsilon, epsilon, has_stash_type, stash_type, &desc->axis,
+                           &desc->epsilon, &desc->stash_type);
+}
+
+simdax_status simdax_onnx_rms_normalization_attrs(int has_axis, int64_t axis, int has_epsilon, float epsilon,
+                                                  int has_stash_type, int64_t stash_type,
+                                                  simdax_rms_normalization_desc* desc) {
+    using namespace simdax;
+    if (!desc) return fail(SIMDAX_ERROR_NULL_POINTER, "desc: is NULL");
+    return onnx_norm_attrs(has_axis, axis, has_epsilon, epsilon, has_stash_type, stash_type, &desc->axis,
+                           &desc->epsilon, &desc->stash_type);
+}
+
+simdax_status simdax_onnx_attention_softmax_attrs(int64_t head_size, int has_scale, float scale,
+                                                  int64_t is_causal, int has_past_key, float softcap,
+                                                  int64_t qk_matmul_output_mode,
+                                                  simdax_attention_softmax_desc* desc) {
+    using namespace simdax;
+    if (!desc) return fail(SIMDAX_ERROR_NULL_POINTER, "desc: is NULL");
+    if (!has_scale && head_size < 1)
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
+                    "head_size: %lld < 1, and scale is absent (ONNX's default 1/sqrt(head_size))",
+                    (long long)head_size);
+    if (is_causal != 0 && is_causal != 1)
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT, "is_causal: %lld is neither 0 nor 1",
+                    (long long)is_causal);
+    if (!(softcap >= 0))
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
+                    "softcap: %g is not >= 0 (0, ONNX's default, turns it off)", double(softcap));
+    if (qk_matmul_output_mode != 0)
+        return fail(SIMDAX_ERROR_INVALID_ARGUMENT,
+                    "qk_matmul_output_mode: %lld is not supported; only 0 (ONNX's default)",
+                    (long long)qk_matmul_output_mode);
+    desc->scale = has_scale ? scale : float(1.0 / std::sqrt(double(head_size)));
+    desc->softcap = softcap;
+    desc->causal = !is_causal     ? SIMDAX_CAUSAL_NONE
+                   : has_past_key ? SIMDAX_CAUSAL_BOTTOM_RIGHT
+                                  : SIMDAX_CAUSAL_TOP_LEFT;
     return ok();
 }
 

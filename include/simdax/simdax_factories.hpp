@@ -254,6 +254,52 @@ inline std::pair<float, float> onnx_hard_sigmoid_params(std::optional<float> alp
     return r;
 }
 
+// simdax_onnx_layer_normalization_attrs / simdax_onnx_rms_normalization_attrs:
+// NormOptions with the node's axis and epsilon (nullopt: the attribute is
+// absent, ONNX's default applies); stash_type other than 1 throws.
+inline NormOptions onnx_layer_normalization(std::optional<int64_t> axis = std::nullopt,
+                                            std::optional<float> epsilon = std::nullopt,
+                                            std::optional<int64_t> stash_type = std::nullopt) {
+    simdax_layer_normalization_desc d{};
+    check(simdax_onnx_layer_normalization_attrs(axis ? 1 : 0, axis.value_or(0), epsilon ? 1 : 0,
+                                                epsilon.value_or(0.0f), stash_type ? 1 : 0,
+                                                stash_type.value_or(0), &d));
+    NormOptions o;
+    o.axis = d.axis;
+    o.epsilon = d.epsilon;
+    return o;
+}
+inline NormOptions onnx_rms_normalization(std::optional<int64_t> axis = std::nullopt,
+                                          std::optional<float> epsilon = std::nullopt,
+                                          std::optional<int64_t> stash_type = std::nullopt) {
+    simdax_rms_normalization_desc d{};
+    check(simdax_onnx_rms_normalization_attrs(axis ? 1 : 0, axis.value_or(0), epsilon ? 1 : 0,
+                                              epsilon.value_or(0.0f), stash_type ? 1 : 0,
+                                              stash_type.value_or(0), &d));
+    NormOptions o;
+    o.axis = d.axis;
+    o.epsilon = d.epsilon;
+    return o;
+}
+
+// simdax_onnx_attention_softmax_attrs: AttentionSoftmaxOptions with the scale,
+// softcap and causal mode of an ONNX Attention node (scale = nullopt: ONNX's
+// default 1/sqrt(head_size)); set the mask yourself.
+inline AttentionSoftmaxOptions onnx_attention_softmax(int64_t head_size,
+                                                      std::optional<float> scale = std::nullopt,
+                                                      int64_t is_causal = 0, bool has_past_key = false,
+                                                      float softcap = 0.0f,
+                                                      int64_t qk_matmul_output_mode = 0) {
+    simdax_attention_softmax_desc d{};
+    check(simdax_onnx_attention_softmax_attrs(head_size, scale ? 1 : 0, scale.value_or(0.0f), is_causal,
+                                              has_past_key ? 1 : 0, softcap, qk_matmul_output_mode, &d));
+    AttentionSoftmaxOptions o;
+    o.scale = d.scale;
+    o.softcap = d.softcap;
+    o.causal = d.causal;
+    return o;
+}
+
 }  // namespace simdax::cpp
 
 #endif  // SIMDAX_SIMDAX_FACTORIES_HPP

@@ -77,4 +77,32 @@ SIMDAX_API simdax_status simdax_onnx_mvn_axes(uint32_t rank, const int64_t* onnx
 SIMDAX_API simdax_status simdax_onnx_hard_sigmoid_params(int has_alpha, float alpha, int has_beta, float beta,
                                                          float* out_alpha, float* out_beta);
 
+/* ONNX LayerNormalization-17 / RMSNormalization-23 attributes into
+ * desc->axis, epsilon and stash_type (no other field is touched). has_* = 0
+ * when the node lacks the attribute: ONNX's defaults axis -1, epsilon 1e-5,
+ * stash_type 1. stash_type other than 1 is refused (simdax keeps float32
+ * statistics); axis must lie in [-SIMDAX_MAX_RANK, SIMDAX_MAX_RANK) (create
+ * checks it against the input's rank). Nothing is written on error. */
+SIMDAX_API simdax_status simdax_onnx_layer_normalization_attrs(int has_axis, int64_t axis, int has_epsilon,
+                                                               float epsilon, int has_stash_type,
+                                                               int64_t stash_type,
+                                                               simdax_layer_normalization_desc* desc);
+SIMDAX_API simdax_status simdax_onnx_rms_normalization_attrs(int has_axis, int64_t axis, int has_epsilon,
+                                                             float epsilon, int has_stash_type,
+                                                             int64_t stash_type,
+                                                             simdax_rms_normalization_desc* desc);
+
+/* The softmax stage of ONNX Attention-23 into desc->scale, softcap and
+ * causal (no other field is touched). has_scale = 0 when the node has no
+ * `scale`: ONNX's default 1/sqrt(head_size), head_size the query's last dim
+ * (only read then, must be >= 1). is_causal: 0 or 1 (default 0); ONNX aligns
+ * its causal mask to the past keys: has_past_key 0 gives
+ * SIMDAX_CAUSAL_TOP_LEFT (j <= i), 1 SIMDAX_CAUSAL_BOTTOM_RIGHT
+ * (j <= i + past length). softcap: >= 0 (default 0, off).
+ * qk_matmul_output_mode: only 0 (default). Nothing is written on error. */
+SIMDAX_API simdax_status simdax_onnx_attention_softmax_attrs(int64_t head_size, int has_scale, float scale,
+                                                             int64_t is_causal, int has_past_key,
+                                                             float softcap, int64_t qk_matmul_output_mode,
+                                                             simdax_attention_softmax_desc* desc);
+
 #endif /* SIMDAX_ISA_H */
