@@ -44,21 +44,20 @@ TEST(AttentionSoftmaxPrecision, LargeLogits) {
         {{6.5f, 1.0f, 2.0f}, 1e10f, 0.0f, 1},     // ... with the size in the scale
         {{10000.0f, 10003.125f}, 1.0f, 0.0f, 0},  // Softmax near 1e4
         {{10000.0f, 10003.125f}, 1.0f, 0.0f, 1},
-        {{2.0f, 1.0f}, 1e-3f, 3e38f, 0},          // a softcap near float's max
+        {{2.0f, 1.0f}, 1e-3f, 3e38f, 0},  // a softcap near float's max
     };
     for (const LargeLogits& c : cases) {
         const int64_t sizes[2] = {1, int64_t(c.x.size())};
         const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT32, 2, sizes, nullptr};
-        const simdax_attention_softmax_desc d{&t,      nullptr,   nullptr, nullptr, &t,
-                                              nullptr, c.scale,   c.softcap, SIMDAX_CAUSAL_NONE,
-                                              0,       c.log};
+        const simdax_attention_softmax_desc d{
+            &t, nullptr, nullptr, nullptr, &t, nullptr, c.scale, c.softcap, SIMDAX_CAUSAL_NONE, 0, c.log};
         std::vector<float> y(c.x.size());
         ASSERT_EQ(simdax_attention_softmax(&d, c.x.data(), nullptr, nullptr, nullptr, y.data(), nullptr),
                   SIMDAX_OK)
             << simdax_last_error();
         const std::vector<double> want = reference(c);
-        const Tolerance tol =
-            tolerance_for(c.log ? SIMDAX_OPERATOR_LOG_SOFTMAX : SIMDAX_OPERATOR_SOFTMAX, SIMDAX_DTYPE_FLOAT32);
+        const Tolerance tol = tolerance_for(c.log ? SIMDAX_OPERATOR_LOG_SOFTMAX : SIMDAX_OPERATOR_SOFTMAX,
+                                            SIMDAX_DTYPE_FLOAT32);
         for (size_t i = 0; i < y.size(); ++i)
             EXPECT_TRUE(passes(want[i], double(y[i]), SIMDAX_DTYPE_FLOAT32, tol))
                 << (c.log ? "LogSoftmax" : "Softmax") << " x[0] " << c.x[0] << " scale " << c.scale
