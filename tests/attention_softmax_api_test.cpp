@@ -204,7 +204,7 @@ TEST(AttentionSoftmaxApi, CausalWindowIsNotRead) {
     }
 }
 
-TEST(AttentionSoftmaxApi, SameBitsOnOneAndTwoThreads) {
+TEST(AttentionSoftmaxConcurrency, SameBitsOnOneAndTwoThreads) {
     std::vector<int64_t> xs{2, 4, 64, 200}, ms{2, 1, 1, 200};
     simdax_tensor_desc x{SIMDAX_DTYPE_BFLOAT16, 4, xs.data(), nullptr};
     simdax_tensor_desc mask{SIMDAX_DTYPE_FLOAT32, 4, ms.data(), nullptr};

@@ -228,7 +228,7 @@ TEST(LayerNorm, SpecialValues) {
 }
 
 // One call on two threads gives bitwise the calling thread's output.
-TEST(LayerNorm, TwoThreadsBitwise) {
+TEST(LayerNormConcurrency, TwoThreadsBitwise) {
     simdax_threadpool* pool = nullptr;
     ASSERT_EQ(simdax_threadpool_create(2, &pool), SIMDAX_OK);
     const simdax_parallel par = simdax_threadpool_parallel(pool);
