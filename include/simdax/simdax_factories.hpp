@@ -269,17 +269,11 @@ inline NormOptions onnx_layer_normalization(std::optional<int64_t> axis = std::n
     o.epsilon = d.epsilon;
     return o;
 }
+// RMSNormalization-23 has LayerNormalization-17's attributes and defaults.
 inline NormOptions onnx_rms_normalization(std::optional<int64_t> axis = std::nullopt,
                                           std::optional<float> epsilon = std::nullopt,
                                           std::optional<int64_t> stash_type = std::nullopt) {
-    simdax_rms_normalization_desc d{};
-    check(simdax_onnx_rms_normalization_attrs(axis ? 1 : 0, axis.value_or(0), epsilon ? 1 : 0,
-                                              epsilon.value_or(0.0f), stash_type ? 1 : 0,
-                                              stash_type.value_or(0), &d));
-    NormOptions o;
-    o.axis = d.axis;
-    o.epsilon = d.epsilon;
-    return o;
+    return onnx_layer_normalization(axis, epsilon, stash_type);
 }
 
 // simdax_onnx_attention_softmax_attrs: AttentionSoftmaxOptions with the scale,
