@@ -45,6 +45,12 @@ TEST(AttentionSoftmaxPrecision, LargeLogits) {
         {{10000.0f, 10003.125f}, 1.0f, 0.0f, 0},  // Softmax near 1e4
         {{10000.0f, 10003.125f}, 1.0f, 0.0f, 1},
         {{2.0f, 1.0f}, 1e-3f, 3e38f, 0},  // a softcap near float's max
+        // An infinite score under softcap is +-softcap, also when scale /
+        // softcap underflows (the fuzzer's NaN).
+        {{-INFINITY}, 1.4e-45f, 2.875f, 0},
+        {{-INFINITY, 1.0f, INFINITY}, 1.4e-45f, 2.875f, 0},
+        {{-INFINITY, 1.0f, INFINITY}, 1.4e-45f, 2.875f, 1},
+        {std::vector<float>(37, -INFINITY), 1.4e-45f, 2.875f, 0},
     };
     for (const LargeLogits& c : cases) {
         const int64_t sizes[2] = {1, int64_t(c.x.size())};
@@ -60,9 +66,43 @@ TEST(AttentionSoftmaxPrecision, LargeLogits) {
                                             SIMDAX_DTYPE_FLOAT32);
         for (size_t i = 0; i < y.size(); ++i)
             EXPECT_TRUE(passes(want[i], double(y[i]), SIMDAX_DTYPE_FLOAT32, tol))
-                << (c.log ? "LogSoftmax" : "Softmax") << " x[0] " << c.x[0] << " scale " << c.scale
-                << " softcap " << c.softcap << " element " << i << ": want " << want[i] << " got " << y[i];
+                << (c.log ? "LogSoftmax" : "Softmax") << " n " << c.x.size() << " x[0] " << c.x[0]
+                << " scale " << c.scale << " softcap " << c.softcap << " element " << i << ": want "
+                << want[i] << " got " << y[i];
     }
+}
+
+// A boolean mask's masked keys are -inf whatever their slope: a row whose
+// keys are all masked gives zeros (LogSoftmax: -inf) also when its ALiBi
+// slope is NaN (the fuzzer found NaN there, the mask applied before ALiBi).
+TEST(AttentionSoftmaxPrecision, BoolMaskedKeysIgnoreTheirSlope) {
+    for (int log = 0; log < 2; ++log)
+        for (int64_t n : {3, 8, 37}) {
+            const int64_t sizes[3] = {2, 2, n}, row_sizes[3] = {2, 1, 1};
+            const simdax_tensor_desc x{SIMDAX_DTYPE_FLOAT32, 3, sizes, nullptr};
+            const simdax_tensor_desc m{SIMDAX_DTYPE_UINT8, 3, sizes, nullptr};
+            const simdax_tensor_desc s{SIMDAX_DTYPE_FLOAT32, 3, row_sizes, nullptr};
+            const simdax_attention_softmax_desc d{
+                &x, &m, &s, nullptr, &x, nullptr, 1.0f, 0.0f, SIMDAX_CAUSAL_NONE, 0, log};
+            std::vector<float> in(size_t(4 * n), 0.5f), y(in.size(), 7.0f);
+            std::vector<uint8_t> mask(in.size(), 0);
+            for (int64_t j = 0; j < n; ++j) mask[size_t(j)] = 1;  // head 0, row 0 sees every key
+            const float slopes[2] = {0.0f, NAN};                  // head 1: every key masked
+            ASSERT_EQ(
+                simdax_attention_softmax(&d, in.data(), mask.data(), slopes, nullptr, y.data(), nullptr),
+                SIMDAX_OK)
+                << simdax_last_error();
+            const double visible = log ? -std::log(double(n)) : 1.0 / double(n);
+            const double masked = log ? -INFINITY : 0.0;
+            for (size_t i = 0; i < y.size(); ++i) {
+                const double want = i < size_t(n) ? visible : masked;
+                EXPECT_TRUE(passes(want, double(y[i]), SIMDAX_DTYPE_FLOAT32,
+                                   tolerance_for(log ? SIMDAX_OPERATOR_LOG_SOFTMAX : SIMDAX_OPERATOR_SOFTMAX,
+                                                 SIMDAX_DTYPE_FLOAT32)))
+                    << "log " << log << " n " << n << " element " << i << ": want " << want << " got "
+                    << y[i];
+            }
+        }
 }
 
 }  // namespace

@@ -227,6 +227,51 @@ TEST(LayerNorm, SpecialValues) {
                 }
 }
 
+// The ends of each dtype's range: deviations from the mean beyond float's
+// range (a row of +-max), subnormal rows, and a Scale near the dtype's max
+// on a row of small variance (inv * scale beyond float, the output not).
+TEST(LayerNorm, ExtremeRanges) {
+    for (simdax_dtype dt : kDtypes)
+        for (simdax_operator_type op :
+             {SIMDAX_OPERATOR_LAYER_NORMALIZATION, SIMDAX_OPERATOR_RMS_NORMALIZATION})
+            for (int variant = 0; variant < 4; ++variant)
+                for (int64_t n : {int64_t(3), int64_t(17), int64_t(384)}) {
+                    const bool f16 = dt == SIMDAX_DTYPE_FLOAT16;
+                    const double max = f16 ? 6e4 : 3e38, subnormal = f16 ? 3e-6 : 1e-39;
+                    const bool huge_scale = variant & 1, skip = variant & 2;
+                    NormCase c;
+                    c.op = op;
+                    c.dt = dt;
+                    c.epsilon = variant == 1 ? 0.0f : 1e-5f;
+                    c.x.sizes = c.y.sizes = {5, n};
+                    c.x.strides = {n + 2, 1};
+                    c.scale.sizes = {n};
+                    c.has_bias = op == SIMDAX_OPERATOR_LAYER_NORMALIZATION;
+                    c.bias.sizes = {n};
+                    c.has_skip = c.has_skip_bias = skip;
+                    c.skip.sizes = c.x.sizes;
+                    c.skip_bias.sizes = {n};
+                    c.has_mean = c.has_inv = c.has_bias;
+                    c.mean.sizes = c.inv.sizes = {5, 1};
+                    NormIo io = make_norm_io(c);
+                    Rng rng(test_seed(uint64_t(n * 8 + variant)));
+                    fill_norm_io(io, [&](int k, int64_t i) {
+                        if (k == 2 && huge_scale) return (i % 2 ? -0.5 : 0.5) * max;
+                        if (k != 0) return rng.uniform(-1, 1);
+                        const int64_t row = i / n, e = i % n;
+                        switch (row) {
+                            case 0: return e == 0 ? max : -max;  // deviation ~2 max
+                            case 1: return e % 2 ? max : -max;
+                            case 2: return subnormal * rng.uniform(-1, 1);
+                            case 3: return 1.0 + 1e-3 * double(e % 5);  // small variance
+                            default: return rng.uniform(-3, 3);
+                        }
+                    });
+                    run_and_check(c, io);
+                    if (HasFailure()) return;
+                }
+}
+
 // One call on two threads gives bitwise the calling thread's output.
 TEST(LayerNormConcurrency, TwoThreadsBitwise) {
     simdax_threadpool* pool = nullptr;

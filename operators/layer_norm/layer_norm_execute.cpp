@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "layer_norm/layer_norm_operator.hpp"
+#include "mvn/mvn_wide.hpp"
 #include "odometer.hpp"
 #include "run_units.hpp"
 
@@ -135,13 +136,15 @@ void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut&
                 nullptr,
                 p.dtypes[kScale] != p.dtype,
                 p.dtypes[kBias] != p.dtype,
+                false,
                 src.stream,
                 {src.ahead[0], src.ahead[1]}};
     const auto finish = [&](const NormMoments& m) {
-        double var = m.m2 / m.count;
-        if (var < 0) var = 0;  // rounding of a constant row's sums
+        const double m2 = m.m2 < 0 ? 0.0 : m.m2;  // rounding of a constant row's sums
+        const double var = m2 / m.count;
         a.mean = rms ? 0.0 : m.mean;
         a.inv = 1.0 / std::sqrt(var + p.vn.epsilon);
+        a.wide = p.dtype != DType::f64 && !kernels::fits_fast_path_var<float>(a.mean, m2, var, p.vn);
         if (out.mean) *out.mean = float(a.mean);
         if (out.inv) *out.inv = float(a.inv);
     };

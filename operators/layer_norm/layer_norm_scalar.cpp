@@ -69,11 +69,21 @@ template <class T>
 void norm_apply(const void* buf, void* y, size_t n, const NormApply* a) {
     using Acc = AccOf<T>;
     const Acc* b = static_cast<const Acc*>(buf);
+    if (a->wide) {
+        for (size_t i = 0; i < n; ++i) {
+            double v = (double(b[i]) - a->mean) * a->inv * double(param<T>(a->scale, a->scale_f32, i));
+            if (a->bias) v += double(param<T>(a->bias, a->bias_f32, i));
+            st<T>(y, ptrdiff_t(i), Acc(v));
+        }
+        return;
+    }
     // The mean as hi + lo: (v - hi) is exact near the mean, then - lo.
     const Acc mh = Acc(a->mean), ml = Acc(a->mean - double(mh)), inv = Acc(a->inv);
     for (size_t i = 0; i < n; ++i) {
+        // The normalized value first: inv * scale may overflow where the
+        // output does not.
         const Acc d = (b[i] - mh) - ml;
-        Acc v = d * (inv * param<T>(a->scale, a->scale_f32, i));
+        Acc v = (d * inv) * param<T>(a->scale, a->scale_f32, i);
         if (a->bias) v += param<T>(a->bias, a->bias_f32, i);
         st<T>(y, ptrdiff_t(i), v);
     }

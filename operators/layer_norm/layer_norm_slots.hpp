@@ -19,7 +19,9 @@ struct NormMoments {
 };
 
 // y = (v - mean) * inv * scale + bias for v of the row buffer; bias NULL:
-// none. scale_f32/bias_f32: the parameter is float32 (else the data's dtype).
+// none. wide: the row is outside float's comfortable range (deviations
+// that overflow it, an inv beyond its reach: mvn/mvn_wide.hpp), each
+// element in double. scale_f32/bias_f32: the parameter is float32 (else the data's dtype).
 // stream: y with non-temporal stores (an output beyond the caches).
 // ahead: NULL, or up to two arrays of n elements of the data's dtype (the
 // next group's input and skip) that the pass prefetches as it goes, so that
@@ -30,6 +32,7 @@ struct NormApply {
     const void* scale;
     const void* bias;
     bool scale_f32, bias_f32;
+    bool wide;
     bool stream;
     const char* ahead[2];
 };

@@ -1,7 +1,10 @@
 // AttentionSoftmax in float64: per row, the visible keys' logits
 // softcap(x*scale) + mask + slope*(j - i'), then softmax with the sink in
 // the denominator only; 0 (LogSoftmax: -inf) where the causal window or a
-// boolean mask excludes a key, and over a row with no finite logit.
+// boolean mask excludes a key, and over a row with no finite logit. The
+// logits are float32 values, as documented (docs/attention_softmax.md):
+// each step of their formula rounds to float32, so a product beyond
+// float32's range is an infinity here too.
 #include "support/attention_reference.hpp"
 
 #include <cmath>
@@ -49,10 +52,12 @@ AttnRef ref_attention_softmax(const AttnRefArgs& a) {
             if (v && a.mask && a.mask_bool && at(*a.mask, idx) == 0.0) v = false;
             vis[size_t(j)] = v;
             if (!v) continue;
-            double s = at(*a.x, idx) * a.scale;
-            if (a.softcap != 0) s = a.softcap * std::tanh(s / a.softcap);
-            if (a.mask && !a.mask_bool) s += at(*a.mask, idx);
-            s += slope * double(j - ip);
+            const auto f32 = [](double v) { return double(float(v)); };
+            double s = f32(at(*a.x, idx) * a.scale);
+            if (a.softcap != 0) s = f32(a.softcap * std::tanh(s / a.softcap));
+            if (a.mask && !a.mask_bool) s = f32(s + at(*a.mask, idx));
+            s = f32(s +
+                    slope * double(j - ip));  // the product is exact: one rounding, as a fused multiply-add
             z[size_t(j)] = s;
             if (std::isnan(s))
                 has_nan = true;

@@ -140,6 +140,9 @@ NormRef reference_norm(const NormCase& c, const NormIo& io) {
     if (io.skip_bias) sb = io.skip_bias->view();
     NormRef r;
     r.y.resize(size_t(total));
+    r.y_reach.resize(size_t(total));
+    // The compute type's unit roundoff (float for every dtype but float64).
+    const double u = c.dt == SIMDAX_DTYPE_FLOAT64 ? 0x1p-53 : 0x1p-24;
     if (io.skip) r.sum.resize(size_t(total));
     std::vector<std::vector<int64_t>> idx(static_cast<size_t>(len), std::vector<int64_t>(rank));
     std::vector<double> v(static_cast<size_t>(len));
@@ -171,11 +174,17 @@ NormRef reference_norm(const NormCase& c, const NormIo& io) {
         var /= double(len);
         const double inv = 1.0 / std::sqrt(var + double(c.epsilon));
         for (int64_t e = 0; e < len; ++e) {
-            double y = (v[size_t(e)] - mean) * inv * at(g, idx[size_t(e)]);
-            if (io.bias) y += at(b, idx[size_t(e)]);
-            r.y[size_t(g0 + e)] = y;
+            const double product = (v[size_t(e)] - mean) * inv * at(g, idx[size_t(e)]);
+            r.y[size_t(g0 + e)] = io.bias ? product + at(b, idx[size_t(e)]) : product;
+            // The normalized value's error: relative to itself, and the
+            // mean's (mean_reach) through inv * scale.
+            const double mean_err = rms ? 0.0 : std::sqrt(var) * inv * std::fabs(at(g, idx[size_t(e)]));
+            r.y_reach[size_t(g0 + e)] = std::isfinite(product) && std::isfinite(mean_err)
+                                            ? 8 * u * (std::fabs(product) + mean_err)
+                                            : 0.0;
         }
         r.mean.push_back(mean);
+        r.mean_reach.push_back(std::isfinite(var) ? 8 * u * std::sqrt(var) : 0.0);
         r.inv.push_back(inv);
     }
     return r;
@@ -184,13 +193,15 @@ NormRef reference_norm(const NormCase& c, const NormIo& io) {
 namespace {
 
 // The worst element of got against ref, or "" when every one passes.
+// reach: NULL, or each element's allowance around ref (NormRef::y_reach).
 std::string compare(const char* what, const std::vector<double>& ref, const std::vector<double>& got,
-                    simdax_dtype dt) {
+                    simdax_dtype dt, const std::vector<double>* reach = nullptr) {
     const Tolerance tol = tolerance_for(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, dt);
     int64_t bad = 0, worst = -1;
     double worst_score = -1;
     for (size_t i = 0; i < ref.size(); ++i) {
-        const RefRange rr = point_range(ref[i]);
+        RefRange rr = point_range(ref[i]);
+        if (reach && !rr.nan) rr.lo[0] -= (*reach)[i], rr.hi[0] += (*reach)[i];
         const double score = badness(rr, got[i], dt, tol);
         if (score == 0) continue;
         ++bad;
@@ -215,9 +226,9 @@ std::string canaries(const char* what, const TensorBuffer* t) {
 
 std::string check_norm(const NormCase& c, const NormIo& io) {
     const NormRef r = reference_norm(c, io);
-    std::string out = compare("output", r.y, io.y->read(), c.dt);
+    std::string out = compare("output", r.y, io.y->read(), c.dt, &r.y_reach);
     if (io.sum) out += compare("skip_sum", r.sum, io.sum->read(), c.dt);
-    if (io.mean) out += compare("mean", r.mean, io.mean->read(), SIMDAX_DTYPE_FLOAT32);
+    if (io.mean) out += compare("mean", r.mean, io.mean->read(), SIMDAX_DTYPE_FLOAT32, &r.mean_reach);
     if (io.inv) out += compare("inv_std_dev", r.inv, io.inv->read(), SIMDAX_DTYPE_FLOAT32);
     const TensorBuffer* outs[] = {io.y.get(), io.sum.get(), io.mean.get(), io.inv.get()};
     for (const TensorBuffer* t : outs)

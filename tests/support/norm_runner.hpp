@@ -56,8 +56,14 @@ simdax_status run_norm(const NormCase& c, NormIo& io, const simdax_parallel* par
 std::string check_norm(const NormCase& c, const NormIo& io);
 
 // The float64 reference: y, the skip sum, mean and inv_std_dev, packed.
+// y_reach, mean_reach: how far a float computation may honestly land from
+// y and mean beyond the output's own rounding. mean: float sums of the
+// deviations, a few roundings relative to the standard deviation (a mean of
+// 0 from +-1e30 is 0 only within it); y: the product term's few roundings
+// relative to itself, which a bias of the opposite sign does not shrink,
+// plus the mean's through inv * scale (an element at the mean).
 struct NormRef {
-    std::vector<double> y, sum, mean, inv;
+    std::vector<double> y, y_reach, sum, mean, mean_reach, inv;
 };
 NormRef reference_norm(const NormCase& c, const NormIo& io);
 

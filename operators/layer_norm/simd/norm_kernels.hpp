@@ -192,12 +192,34 @@ NormMoments moments(const E* b, size_t n, bool rms) {
     }
 }
 
+// A row outside float's comfortable range (NormApply::wide): each element
+// in double, rounded once to E.
+template <class T, class S, class B>
+void apply_row_wide(const typename Vec<T>::E* b, T* y, size_t n, const NormApply& a) {
+    using V = Vec<T>;
+    using E = typename V::E;
+    constexpr size_t N = V::N;
+    alignas(64) E sc[N], bi[N], out[N];
+    for (size_t i = 0; i < n; i += N) {
+        const size_t m = n - i < N ? n - i : N;
+        V::store(sc, param_n<T, S>(a.scale, i, m));
+        if constexpr (!std::is_void_v<B>) V::store(bi, param_n<T, B>(a.bias, i, m));
+        for (size_t l = 0; l < m; ++l) {
+            double v = (double(b[i + l]) - a.mean) * a.inv * double(sc[l]);
+            if constexpr (!std::is_void_v<B>) v += double(bi[l]);
+            out[l] = E(v);
+        }
+        V::storen(y + i, V::load(out), m);
+    }
+}
+
 template <class T, class S, class B>
 void apply_row(const typename Vec<T>::E* b, T* y, size_t n, const NormApply& a) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
     constexpr size_t N = V::N;
+    if (a.wide) return apply_row_wide<T, S, B>(b, y, n, a);
     const E mh = E(a.mean), ml = E(a.mean - double(mh));
     const R vmh = V::set1(mh), vml = V::set1(ml), vinv = V::set1(E(a.inv));
     // Streaming: a partial first vector up to y's vector alignment, then
@@ -216,13 +238,15 @@ void apply_row(const typename Vec<T>::E* b, T* y, size_t n, const NormApply& a) 
         const size_t m = n - i < want ? n - i : want;
         const bool full = m == N;
         const R v = full ? V::load(b + i) : V::loadn(b + i, m, V::zero());
-        const R d = V::sub(V::sub(v, vmh), vml);
-        const R w = V::mul(vinv, full ? param<T, S>(a.scale, i) : param_n<T, S>(a.scale, i, m));
+        // The normalized value first: inv * scale may overflow where the
+        // output does not.
+        const R t = V::mul(V::sub(V::sub(v, vmh), vml), vinv);
+        const R sc = full ? param<T, S>(a.scale, i) : param_n<T, S>(a.scale, i, m);
         R out;
         if constexpr (std::is_void_v<B>)
-            out = V::mul(d, w);
+            out = V::mul(t, sc);
         else
-            out = V::fma(d, w, full ? param<T, B>(a.bias, i) : param_n<T, B>(a.bias, i, m));
+            out = V::fma(t, sc, full ? param<T, B>(a.bias, i) : param_n<T, B>(a.bias, i, m));
         if (!full)
             V::storen(y + i, out, m);
         else if (a.stream)
