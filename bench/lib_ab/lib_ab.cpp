@@ -4,8 +4,10 @@
 //   simdax_lib_ab OLD.so NEW.so OP DTYPE SHAPE [AXES] [SCALE_BIAS] [ISA] [SAMPLES]
 //   simdax_lib_ab old/libsimdax.so.0 new/libsimdax.so.0 mvn f32 64x128x768 2 1x1x768 avx512
 //
-// OP: log_softmax, softmax, hardmax, mvn, hard_sigmoid, relu; AXES "2,3" ("-" for
-// none); SCALE_BIAS an MVN Scale/Bias shape ("-" for none). Both libraries
+// OP: log_softmax, softmax, hardmax, mvn, hard_sigmoid, relu, attention_softmax;
+// AXES "2,3" ("-" for none); SCALE_BIAS an MVN Scale/Bias shape ("-" for
+// none). attention_softmax: scale 0.125 over the last axis, SCALE_BIAS the
+// float32 mask's shape, AXES "causal" for bottom-right causal (else "-"). Both libraries
 // are dlopen'ed RTLD_LOCAL (each binds its own symbols; this program links
 // neither), create the same operator, and run on the same buffers (placed as
 // the bench places them, bench/page_buffer.hpp), alternately: the samples are pairs taken
@@ -36,6 +38,7 @@ namespace {
 struct Library {
     decltype(&simdax_operator_create) create;
     decltype(&simdax_operator_execute) execute;
+    decltype(&simdax_operator_execute_bound) execute_bound;
     decltype(&simdax_operator_destroy) destroy;
     decltype(&simdax_set_max_isa) set_max_isa;
     decltype(&simdax_last_error) last_error;
@@ -46,6 +49,7 @@ struct Library {
         if (!h) fail(dlerror());
         create = reinterpret_cast<decltype(create)>(symbol(h, "simdax_operator_create"));
         execute = reinterpret_cast<decltype(execute)>(symbol(h, "simdax_operator_execute"));
+        execute_bound = reinterpret_cast<decltype(execute_bound)>(symbol(h, "simdax_operator_execute_bound"));
         destroy = reinterpret_cast<decltype(destroy)>(symbol(h, "simdax_operator_destroy"));
         set_max_isa = reinterpret_cast<decltype(set_max_isa)>(symbol(h, "simdax_set_max_isa"));
         last_error = reinterpret_cast<decltype(last_error)>(symbol(h, "simdax_last_error"));
@@ -118,7 +122,9 @@ int main(int argc, char** argv) {
     Library old_lib(argv[1]), new_lib(argv[2]);
     const std::string op = argv[3], dtype_name = argv[4];
     const std::vector<int64_t> shape = parse_list(argv[5], 'x');
-    const std::vector<int64_t> axes64 = parse_list(argc > 6 ? argv[6] : "-", ',');
+    const bool attention = op == "attention_softmax";
+    const bool causal = attention && argc > 6 && std::string(argv[6]) == "causal";
+    const std::vector<int64_t> axes64 = parse_list(argc > 6 && !attention ? argv[6] : "-", ',');
     const std::vector<int64_t> sb_shape = parse_list(argc > 7 ? argv[7] : "-", 'x');
     const std::string isa_name = argc > 8 ? argv[8] : "avx512";
     const int samples = argc > 9 ? std::atoi(argv[9]) : 41;
@@ -146,8 +152,10 @@ int main(int argc, char** argv) {
     }
     void* x = static_cast<char*>(timing_buffer(size_t(count) * esize + 64)) + in_offset;
     void* y = static_cast<char*>(timing_buffer(size_t(count) * esize + 64)) + out_offset;
-    void* scale = sb_shape.empty() ? nullptr : timing_buffer(size_t(sb_count) * esize);
-    void* bias = sb_shape.empty() ? nullptr : timing_buffer(size_t(sb_count) * esize);
+    void* scale = sb_shape.empty() || attention ? nullptr : timing_buffer(size_t(sb_count) * esize);
+    void* bias = sb_shape.empty() || attention ? nullptr : timing_buffer(size_t(sb_count) * esize);
+    void* mask = sb_shape.empty() || !attention ? nullptr : timing_buffer(size_t(sb_count) * 4);
+    if (mask) fill(mask, SIMDAX_DTYPE_FLOAT32, sb_count, -2.0, 0.0, 4);
     fill(x, dtype, count, -5.0, 5.0, 1);
     if (scale) fill(scale, dtype, sb_count, 0.5, 1.5, 2);
     if (bias) fill(bias, dtype, sb_count, -1.0, 1.0, 3);
@@ -164,6 +172,20 @@ int main(int argc, char** argv) {
                                       1,
                                       1e-5f,
                                       nullptr};
+    const simdax_tensor_desc mask_tensor = {SIMDAX_DTYPE_FLOAT32, uint32_t(sb_shape.size()), sb_shape.data(),
+                                            nullptr};
+    const simdax_attention_softmax_desc attention_desc = {
+        &tensor,
+        mask ? &mask_tensor : nullptr,
+        nullptr,
+        nullptr,
+        &tensor,
+        nullptr,
+        0.125f,
+        0.0f,
+        causal ? SIMDAX_CAUSAL_BOTTOM_RIGHT : SIMDAX_CAUSAL_NONE,
+        0,
+        0};
     const simdax_hard_sigmoid_desc hs_desc = {&tensor, &tensor, 0.2f, 0.5f};
     const simdax_activation_op_desc relu_desc = {
         &tensor, &tensor, {SIMDAX_ACTIVATION_RELU, 0.0f, 0.0f, 0.0f}};
@@ -180,6 +202,8 @@ int main(int argc, char** argv) {
         desc = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs_desc};
     else if (op == "relu")
         desc = {SIMDAX_OPERATOR_ACTIVATION, &relu_desc};
+    else if (attention)
+        desc = {SIMDAX_OPERATOR_ATTENTION_SOFTMAX, &attention_desc};
     else
         Library::fail("unknown OP");
 
@@ -191,11 +215,20 @@ int main(int argc, char** argv) {
             Library::fail(libs[k]->last_error());
     }
     const simdax_bindings bindings = {x, scale, bias, y};
+    simdax_buffer_binding bound[SIMDAX_OPERAND_COUNT] = {};
+    bound[SIMDAX_OPERAND_INPUT].data = x;
+    bound[SIMDAX_OPERAND_OUTPUT].data = y;
+    bound[SIMDAX_OPERAND_MASK].data = mask;
+    const simdax_operand_bindings operands = {
+        SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS), SIMDAX_OPERAND_COUNT,
+        bound};
 
     using clock = std::chrono::steady_clock;
     auto run = [&](int k, int iterations) {
         const auto start = clock::now();
-        for (int i = 0; i < iterations; ++i) libs[k]->execute(ops[k], &bindings);
+        for (int i = 0; i < iterations; ++i)
+            attention ? libs[k]->execute_bound(ops[k], &operands, nullptr)
+                      : libs[k]->execute(ops[k], &bindings);
         return std::chrono::duration<double, std::micro>(clock::now() - start).count() / iterations;
     };
     const int iterations = std::max(1, int(20000.0 / std::max(run(0, 1), 1e-3)));  // ~20 ms a sample

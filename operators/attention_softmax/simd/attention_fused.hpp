@@ -1,8 +1,8 @@
-// Softmax rows of at most kBlock keys in two passes: blocks of kFuseVecs
-// vectors have their logits formed in registers, their maximum admitted
-// into the row's running one, their exp(z - max) stored in the stack buffer
-// and summed; the output pass scales each block by exp(its max - the row's
-// final max) / sum. (LogSoftmax keeps the logits: attention_rows.hpp.)
+// Softmax rows of at most kFuseKeys keys held in registers: the logits
+// formed into kFuseVecs vectors with their max, replaced by exp(z - max)
+// with the sum taken alongside, then scaled and stored. No stack buffer,
+// no scalar exponential (unless a sink moves the max). (Longer rows and
+// LogSoftmax: attention_rows.hpp.)
 #pragma once
 
 #include <cmath>
@@ -12,74 +12,64 @@
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 namespace attn {
 
-constexpr size_t kFuseVecs = 8;
-
-// One block of keys [j, j + nb): logits into z[], their max.
-template <int FL, class T, class MT>
-SIMDAX_INLINE R block_logits(const Consts& c, const T* x, const MT* mk, size_t j, size_t nb, R* z) {
-    R bm = V::set1(-__builtin_inff());
-    SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
-        const size_t at = k * V::N;
-        if (at >= nb) {
-            z[k] = V::set1(-__builtin_inff());
-            continue;
-        }
-        z[k] = nb - at >= V::N ? logit<false, FL>(c, x, mk, j + at, V::N)
-                               : logit<true, FL>(c, x, mk, j + at, nb - at);
-        bm = V::max(bm, z[k]);
-    }
-    return bm;
-}
-
-template <class T, class MT, int FL>
-void fused_softmax_row(const AttnRowArgs& a) {
-    constexpr size_t B = kFuseVecs * V::N;
+// Full: n is kFuseVecs vectors exactly (no test per vector: z[] stays in
+// registers).
+template <bool Full, class T, class MT, int FL>
+void fused_row(const AttnRowArgs& a) {
     const Consts c(a);
     const T* x = static_cast<const T*>(a.x);
     const MT* mk = static_cast<const MT*>(a.mask);
     T* y = static_cast<T*>(a.y);
-    alignas(64) float buf[kBlock];
-    float bref[kBlock / (kFuseVecs * 4)];  // each block's reference max (V::N >= 4)
-    float m = -__builtin_inff();
-    bool nan = false;
-    R acc = V::zero();
-    const size_t nblocks = (a.n + B - 1) / B;
-    for (size_t b = 0; b < nblocks; ++b) {
-        const size_t j = b * B, nb = a.n - j < B ? a.n - j : B;
-        R z[kFuseVecs];
-        const float bm = V::hmax(block_logits<FL>(c, x, mk, j, nb, z));
-        if (!(bm > -__builtin_inff())) {  // only -inf, or a NaN hmax missed
-            for (size_t k = 0; k < kFuseVecs; ++k) nan |= V::bits(V::isnan(z[k])) != 0;
-            for (size_t i = 0; i < nb; ++i) buf[j + i] = 0.0f;
-            bref[b] = -__builtin_inff();
+    const size_t n = Full ? kFuseVecs * V::N : a.n;
+    R z[kFuseVecs];
+    R bm = V::set1(-__builtin_inff());
+    SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
+        const size_t at = k * V::N;
+        if (!Full && at >= n) {
+            z[k] = V::set1(-__builtin_inff());
             continue;
         }
-        if (bm > m) {
-            acc = V::mul(acc, V::set1(std::exp(m - bm)));
-            m = bm;
-        }
-        bref[b] = m;
-        const R mv = V::set1(m);
-        SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
-            const size_t at = k * V::N;
-            if (at >= nb) break;
-            const R e = exp_below(z[k], mv, c.log2e);
-            acc = V::add(acc, e);
-            if (nb - at >= V::N)
-                V::store(buf + j + at, e);
-            else
-                V::storen(buf + j + at, e, nb - at);
-        }
+        z[k] = Full || n - at >= V::N ? logit<false, FL>(c, x, mk, at, V::N)
+                                      : logit<true, FL>(c, x, mk, at, n - at);
+        bm = V::max(bm, z[k]);
     }
-    AttnState st{nan ? __builtin_nanf("") : m, nan ? __builtin_nanf("") : V::hsum(acc)};
+    float m = V::hmax(bm);
+    if (!(m > -__builtin_inff())) {  // only -inf, or a NaN hmax missed
+        bool nan = false;
+        for (size_t k = 0; k < kFuseVecs; ++k) nan |= V::bits(V::isnan(z[k])) != 0;
+        if (!nan) {
+            const AttnState fin = attn_state::with_sink({-__builtin_inff(), 0.0f}, a.sink);
+            if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
+            return fill(y, n, false);
+        }
+        m = __builtin_nanf("");
+    }
+    const R mv = V::set1(m);
+    R acc = V::zero();
+    SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
+        if (!Full && k * V::N >= n) break;
+        z[k] = exp_below(z[k], mv, c.log2e);
+        acc = V::add(acc, z[k]);
+    }
+    const AttnState st{m, V::hsum(acc)};
     const AttnState fin = attn_state::with_sink(st, a.sink);
     if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
-    if (st.m == -__builtin_inff()) return fill(y, a.n, false);
-    for (size_t b = 0; b < nblocks; ++b) {
-        const size_t j = b * B, nb = a.n - j < B ? a.n - j : B;
-        const R k = V::set1(std::exp(bref[b] - fin.m) / fin.s);
-        store_map(buf + j, y + j, nb, [&](R e) { return V::mul(e, k); });
+    // The powers are relative to the row's max; a larger sink moved it.
+    const R scale = V::set1(fin.m == st.m ? 1.0f / fin.s : std::exp(st.m - fin.m) / fin.s);
+    SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
+        const size_t at = k * V::N;
+        if (!Full && at >= n) break;
+        if (Full || n - at >= V::N)
+            V::store(y + at, V::mul(z[k], scale));
+        else
+            V::storen(y + at, V::mul(z[k], scale), n - at);
     }
+}
+
+template <class T, class MT, int FL>
+void fused_softmax_row(const AttnRowArgs& a) {
+    if (a.n == kFuseVecs * V::N) return fused_row<true, T, MT, FL>(a);
+    fused_row<false, T, MT, FL>(a);
 }
 
 }  // namespace attn

@@ -5,7 +5,8 @@
 // into base 2 lose |z| * 2^-24 each (1e-4 relative error at |z| ~ 1e4, and a
 // LogSoftmax of z*ln2 - lse cancels).
 //
-// A row of at most kBlock keys (attention_row): the logits go once into a
+// A Softmax row of at most kFuseVecs vectors stays in registers
+// (attention_fused.hpp). A row of at most kBlock keys: the logits go once into a
 // float buffer on the stack with their max, then exp(z - max) replaces them
 // with the sum taken alongside, then the output is one multiply (LogSoftmax:
 // one subtract): one exp per key. Longer rows and the executor's gathered
@@ -25,6 +26,8 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 namespace attn {
 
 constexpr size_t kBlock = 4096;  // keys per stack buffer (16 KB)
+// Softmax rows up to kFuseVecs vectors stay in registers (attention_fused.hpp).
+constexpr size_t kFuseVecs = 8;
 struct NoMask {};
 
 using V = VF;
@@ -195,7 +198,7 @@ void fused_softmax_row(const AttnRowArgs& a);  // attention_fused.hpp
 template <class T, class MT, int FL>
 void row(const AttnRowArgs& a) {
     T* y = static_cast<T*>(a.y);
-    if (!a.log && a.n <= kBlock) return fused_softmax_row<T, MT, FL>(a);
+    if (!a.log && a.n <= kFuseVecs * V::N) return fused_softmax_row<T, MT, FL>(a);
     if (a.n > kBlock) {
         AttnState st{-__builtin_inff(), 0.0f};
         stats<T, MT, FL>(a, &st);
@@ -224,7 +227,7 @@ void row(const AttnRowArgs& a) {
         store_map(buf, y, a.n, [&](R z) { return V::sub(V::sub(z, mv), log_s); });
     } else {
         // The powers are relative to the row's max; a larger sink moved it.
-        const R k = V::set1(std::exp(m - fin.m) / fin.s);
+        const R k = V::set1(fin.m == m ? 1.0f / fin.s : std::exp(m - fin.m) / fin.s);
         store_map(buf, y, a.n, [&](R e) { return V::mul(e, k); });
     }
 }
