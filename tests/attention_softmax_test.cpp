@@ -113,6 +113,23 @@ TEST(AttentionSoftmax, RanksAndLongRows) {
             }
 }
 
+// Outputs of 16 MB and more are written with non-temporal stores, the
+// causally excluded keys in the same pass (each row has both edges of its
+// window somewhere in a vector).
+TEST(AttentionSoftmax, StreamedOutputBeyondTheCaches) {
+    for (simdax_dtype dt : {SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_BFLOAT16}) {
+        Case c;
+        c.dt = dt;
+        c.shape = {dt == SIMDAX_DTYPE_FLOAT32 ? 4 : 8, 1024, 1030};
+        c.causal = dt == SIMDAX_DTYPE_FLOAT32 ? SIMDAX_CAUSAL_BOTTOM_RIGHT : SIMDAX_CAUSAL_TOP_LEFT;
+        c.window = 300;
+        c.log = dt == SIMDAX_DTYPE_BFLOAT16;
+        c.lse = true;
+        c.seed = 1100 + uint32_t(dt);
+        run_attention_case(c);
+    }
+}
+
 TEST(AttentionSoftmax, FullyMaskedRowsNanAndInf) {
     uint32_t seed = 1200;
     for (simdax_dtype dt : kDtypes)

@@ -70,6 +70,9 @@ void attention_out(const AttnRowArgs* a, const AttnState* state) {
 template <class T>
 void attention_row(const AttnRowArgs* a) {
     if constexpr (!std::is_same_v<T, double>) {
+        const float fill = a->log ? -__builtin_inff() : 0.0f;
+        for (size_t j = 0; j < a->before; ++j) st<T>(a->y, -ptrdiff_t(j) - 1, fill);
+        for (size_t j = 0; j < a->after; ++j) st<T>(a->y, ptrdiff_t(a->n + j), fill);
         AttnState acc{-__builtin_inff(), 0.0f};
         stats_run<T>(*a, &acc);
         const AttnState fin = attn_state::with_sink(acc, a->sink);

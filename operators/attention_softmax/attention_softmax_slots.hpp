@@ -24,6 +24,11 @@ struct AttnRowArgs {
     float sink;   // attention_row: a logit in the denominator only (-inf: none)
     bool log;     // LogSoftmax
     float* lse;   // attention_row: the row's log-sum-exp (nullptr: not wanted)
+    // attention_row: the keys the causal window excludes on each side,
+    // contiguous with y, which it fills with 0 (LogSoftmax: -inf); stream:
+    // the output is beyond the caches, written with non-temporal stores.
+    size_t before, after;
+    bool stream;
 };
 
 // A row's running state: m = max of the logits, s = sum of exp(z - m).
@@ -35,8 +40,8 @@ struct AttnState {
 
 }  // namespace simdax
 
-// attention_row: one row's visible keys, whole: y and *lse written, sink
-// included. attention_stats: adds these keys to a row's state.
+// attention_row: one row's visible keys, whole: y, the excluded keys
+// around them and *lse written, sink included. attention_stats: adds these keys to a row's state.
 // attention_out: writes these keys' outputs from a row's finished state
 // (sink included, row max > -inf or NaN). Float64 scores are refused by
 // validation: their kernels do nothing.

@@ -140,21 +140,63 @@ float exp_sum(float* buf, size_t n, float m) {
     return V::hsum(V::add(s0, s1));
 }
 
-// y[j] = f(buf[j]) over [0, n), stored as T.
-template <class T, class F>
-SIMDAX_INLINE void store_map(const float* buf, T* y, size_t n, F f) {
+// y[j..j+c) = g(j, c) for the vectors of [0, n), stored as T; stream: those
+// at y's vector alignment with non-temporal stores (the caller fences), the
+// edges partial.
+template <class T, class G>
+SIMDAX_INLINE void store_each(T* y, size_t n, G g, bool stream) {
     size_t j = 0;
-    for (; j + V::N <= n; j += V::N) V::store(y + j, f(V::load(buf + j)));
-    if (j < n) V::storen(y + j, f(V::loadn(buf + j, n - j, V::zero())), n - j);
+    if (stream) {
+        constexpr size_t kVecBytes = V::N * sizeof(T);
+        const size_t head = (kVecBytes - reinterpret_cast<uintptr_t>(y) % kVecBytes) % kVecBytes / sizeof(T);
+        j = head < n ? head : n;
+        if (j) V::storen(y, g(size_t(0), j), j);
+        for (; j + V::N <= n; j += V::N) V::stream(y + j, g(j, V::N));
+    }
+    for (; j + V::N <= n; j += V::N) V::store(y + j, g(j, V::N));
+    if (j < n) V::storen(y + j, g(j, n - j), n - j);
 }
 
-// Softmax: 0 everywhere; LogSoftmax: -inf (a row with no finite logit).
+// y[j] = f(buf[j]) over [0, n).
+template <class T, class F>
+SIMDAX_INLINE void store_map(const float* buf, T* y, size_t n, F f, bool stream = false) {
+    store_each(
+        y, n,
+        [&](size_t j, size_t c) { return f(c == V::N ? V::load(buf + j) : V::loadn(buf + j, c, V::zero())); },
+        stream);
+}
+
+// Softmax: 0 everywhere; LogSoftmax: -inf (a row with no finite logit, the
+// keys the causal window excludes).
 template <class T>
 void fill(T* y, size_t n, bool log) {
     const R v = V::set1(log ? -__builtin_inff() : 0.0f);
-    size_t j = 0;
-    for (; j + V::N <= n; j += V::N) V::store(y + j, v);
-    if (j < n) V::storen(y + j, v, n - j);
+    store_each(
+        y, n, [&](size_t, size_t) { return v; }, false);
+}
+
+// A row's output from buf (its n visible keys; f maps a vector of buf to
+// outputs). Streamed: the excluded keys around them in the same pass, so
+// that no partial (masked) store falls between streamed lines.
+template <class T, class F>
+void store_row(const AttnRowArgs& a, const float* buf, F f) {
+    T* y = static_cast<T*>(a.y);
+    if (!a.stream) return store_map(buf, y, a.n, f);
+    const float fill_value = a.log ? -__builtin_inff() : 0.0f;
+    const R fv = V::set1(fill_value);
+    const size_t lo = a.before, hi = a.before + a.n;
+    const auto g = [&](size_t j, size_t c) {
+        if (j >= lo && j + c <= hi)
+            return f(c == V::N ? V::load(buf + (j - lo)) : V::loadn(buf + (j - lo), c, V::zero()));
+        if (j + c <= lo || j >= hi) return fv;
+        alignas(64) float t[V::N];  // a vector across an edge of the window
+        for (size_t l = 0; l < V::N; ++l) t[l] = j + l >= lo && j + l < hi ? buf[j + l - lo] : 0.0f;
+        V::store(t, f(V::load(t)));
+        for (size_t l = 0; l < V::N; ++l)
+            if (j + l < lo || j + l >= hi) t[l] = fill_value;
+        return V::load(t);
+    };
+    store_each(y - lo, hi + a.after, g, true);
 }
 
 template <class T, class MT, int FL>
@@ -196,9 +238,29 @@ template <class T, class MT, int FL>
 void fused_softmax_row(const AttnRowArgs& a);  // attention_fused.hpp
 
 template <class T, class MT, int FL>
+void keys_row(const AttnRowArgs& a);
+
+template <class T, class MT, int FL>
 void row(const AttnRowArgs& a) {
     T* y = static_cast<T*>(a.y);
-    if (!a.log && a.n <= kFuseVecs * V::N) return fused_softmax_row<T, MT, FL>(a);
+    // Streamed rows take the buffer's passes, whose output pass writes the
+    // excluded keys too (store_row).
+    if (!a.stream || a.n > kBlock) {
+        if (a.before) fill(y - a.before, a.before, a.log);
+        if (a.after) fill(y + a.n, a.after, a.log);
+    }
+    if (!a.log && !a.stream && a.n <= kFuseVecs * V::N)
+        fused_softmax_row<T, MT, FL>(a);
+    else
+        keys_row<T, MT, FL>(a);
+    if (a.stream) stream_fence();
+}
+
+// The visible keys of a row, in the buffer's passes (or, beyond kBlock,
+// its state and then the outputs).
+template <class T, class MT, int FL>
+void keys_row(const AttnRowArgs& a) {
+    T* y = static_cast<T*>(a.y);
     if (a.n > kBlock) {
         AttnState st{-__builtin_inff(), 0.0f};
         stats<T, MT, FL>(a, &st);
@@ -217,18 +279,19 @@ void row(const AttnRowArgs& a) {
     if (m == -__builtin_inff()) {
         const AttnState fin = attn_state::with_sink(st, a.sink);
         if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
-        return fill(y, a.n, a.log);
+        const R fv = V::set1(a.log ? -__builtin_inff() : 0.0f);
+        return store_row<T>(a, buf, [&](R) { return fv; });
     }
     st.s = a.log ? exp_sum<false>(buf, a.n, m) : exp_sum<true>(buf, a.n, m);
     const AttnState fin = attn_state::with_sink(st, a.sink);
     if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
     if (a.log) {
         const R mv = V::set1(fin.m), log_s = V::set1(std::log(fin.s));
-        store_map(buf, y, a.n, [&](R z) { return V::sub(V::sub(z, mv), log_s); });
+        store_row<T>(a, buf, [&](R z) { return V::sub(V::sub(z, mv), log_s); });
     } else {
         // The powers are relative to the row's max; a larger sink moved it.
         const R k = V::set1(fin.m == m ? 1.0f / fin.s : std::exp(m - fin.m) / fin.s);
-        store_map(buf, y, a.n, [&](R e) { return V::mul(e, k); });
+        store_row<T>(a, buf, [&](R e) { return V::mul(e, k); });
     }
 }
 
