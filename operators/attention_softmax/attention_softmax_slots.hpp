@@ -41,8 +41,8 @@ struct AttnState {
 }  // namespace simdax
 
 // attention_row: one row's visible keys, whole: y, the excluded keys
-// around them and *lse written, sink included. attention_stats: adds these keys to a row's state.
-// attention_out: writes these keys' outputs from a row's finished state
+// around them and *lse written, sink included. attention_stats: adds these
+// keys to a row's state. attention_out: writes these keys' outputs from a row's finished state
 // (sink included, row max > -inf or NaN). Float64 scores are refused by
 // validation: their kernels do nothing.
 #define SIMDAX_ATTENTION_SOFTMAX_SLOTS(X, A)                        \

@@ -1,5 +1,5 @@
-// Softmax rows of at most kFuseKeys keys held in registers: the logits
-// formed into kFuseVecs vectors with their max, replaced by exp(z - max)
+// Softmax rows of at most kFuseVecs vectors held in registers: the logits
+// formed into those vectors with their max, replaced by exp(z - max)
 // with the sum taken alongside, then scaled and stored. No stack buffer,
 // no scalar exponential (unless a sink moves the max). (Longer rows and
 // LogSoftmax: attention_rows.hpp.)

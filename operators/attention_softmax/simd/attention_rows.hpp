@@ -159,11 +159,11 @@ SIMDAX_INLINE void store_each(T* y, size_t n, G g, bool stream) {
 
 // y[j] = f(buf[j]) over [0, n).
 template <class T, class F>
-SIMDAX_INLINE void store_map(const float* buf, T* y, size_t n, F f, bool stream = false) {
+SIMDAX_INLINE void store_map(const float* buf, T* y, size_t n, F f) {
     store_each(
         y, n,
         [&](size_t j, size_t c) { return f(c == V::N ? V::load(buf + j) : V::loadn(buf + j, c, V::zero())); },
-        stream);
+        false);
 }
 
 // Softmax: 0 everywhere; LogSoftmax: -inf (a row with no finite logit, the
@@ -237,25 +237,6 @@ void out(const AttnRowArgs& a, const AttnState& st) {
 template <class T, class MT, int FL>
 void fused_softmax_row(const AttnRowArgs& a);  // attention_fused.hpp
 
-template <class T, class MT, int FL>
-void keys_row(const AttnRowArgs& a);
-
-template <class T, class MT, int FL>
-void row(const AttnRowArgs& a) {
-    T* y = static_cast<T*>(a.y);
-    // Streamed rows take the buffer's passes, whose output pass writes the
-    // excluded keys too (store_row).
-    if (!a.stream || a.n > kBlock) {
-        if (a.before) fill(y - a.before, a.before, a.log);
-        if (a.after) fill(y + a.n, a.after, a.log);
-    }
-    if (!a.log && !a.stream && a.n <= kFuseVecs * V::N)
-        fused_softmax_row<T, MT, FL>(a);
-    else
-        keys_row<T, MT, FL>(a);
-    if (a.stream) stream_fence();
-}
-
 // The visible keys of a row, in the buffer's passes (or, beyond kBlock,
 // its state and then the outputs).
 template <class T, class MT, int FL>
@@ -293,6 +274,22 @@ void keys_row(const AttnRowArgs& a) {
         const R k = V::set1(fin.m == m ? 1.0f / fin.s : std::exp(m - fin.m) / fin.s);
         store_row<T>(a, buf, [&](R e) { return V::mul(e, k); });
     }
+}
+
+template <class T, class MT, int FL>
+void row(const AttnRowArgs& a) {
+    T* y = static_cast<T*>(a.y);
+    // Streamed rows take the buffer's passes, whose output pass writes the
+    // excluded keys too (store_row).
+    if (!a.stream || a.n > kBlock) {
+        if (a.before) fill(y - a.before, a.before, a.log);
+        if (a.after) fill(y + a.n, a.after, a.log);
+    }
+    if (!a.log && !a.stream && a.n <= kFuseVecs * V::N)
+        fused_softmax_row<T, MT, FL>(a);
+    else
+        keys_row<T, MT, FL>(a);
+    if (a.stream) stream_fence();
 }
 
 // The kernel F<T, MT, FL> for the row's softcap and ALiBi.
