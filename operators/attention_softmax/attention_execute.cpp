@@ -22,10 +22,11 @@ constexpr size_t kPart = 512;  // keys per gathered part
 // The operands this operator reads or writes: the odometer moves these only.
 constexpr int kUsed[] = {kX, kY, kMask, kAlibiSlopes, kSinks, kLogSumExp};
 constexpr int64_t kUnitElems = 1 << 14;  // elements per unit of work, about
-// An output from this size on is streamed (AttnRowArgs::stream): beyond a
-// core's share of the last-level cache. Below it the consumer (the next
-// matmul) finds it in cache: AS1's 3 MB output streamed took 2.5x as long.
-constexpr uint64_t kStreamOutputBytes = uint64_t(16) << 20;
+// A tensor from this size on is beyond a core's share of the last-level
+// cache: its output is streamed (AttnRowArgs::stream) and each row's input
+// prefetched. Below it the consumer (the next matmul) finds the output in
+// cache: AS1's 3 MB output streamed took 2.5x as long.
+constexpr uint64_t kLargeBytes = uint64_t(16) << 20;
 
 float load_float(const char* p, DType d) {
     using namespace kernels::scalar;
@@ -73,7 +74,8 @@ struct RowWalk {
     size_t esize;
     unsigned char fill[4];
     bool contiguous;  // keys at stride 1 in input, output and mask
-    bool stream;      // the output beyond the caches (AttnRowArgs::stream)
+    bool large;       // the tensor beyond the caches (kLargeBytes)
+    bool stream;      // ... and not in place: the output streamed (AttnRowArgs::stream)
 
     char* at(int o, int64_t off, int64_t j) const {
         return b.at[o] + (off + j * p.strides[o][r - 1]) * int64_t(p.esize_of[o]);
@@ -136,6 +138,13 @@ struct RowWalk {
             a.before = size_t(j0);
             a.after = size_t(skv - j1);
             a.stream = stream;
+            if (large) {
+                // The next query's window, while this one computes: each row
+                // starts a new page, where the hardware prefetchers restart.
+                const char* next = static_cast<const char*>(a.x) + p.strides[kX][r - 2] * int64_t(esize);
+                for (size_t line = 0; line < (a.n + 1) * esize; line += 64)
+                    __builtin_prefetch(next + line, 0, 1);
+            }
             return p.k.attention_row(&a);
         }
         fill_keys(off, 0, j0);
@@ -179,15 +188,16 @@ struct RowWalk {
 void execute_attention(const Plan& p, const Buffers& b, const simdax_parallel* par) {
     if (p.form == Form::empty) return;
     KernelFpEnv env;
-    RowWalk w{p, b, load_params(p.params), int(p.rank), 0, 0, p.esize, {}, false, false};
+    RowWalk w{p, b, load_params(p.params), int(p.rank), 0, 0, p.esize, {}, false, false, false};
     w.sq = p.sizes[w.r - 2];
     w.skv = p.sizes[w.r - 1];
     fill_value(p.dtype, w.ap.log, w.fill);
     const int key = w.r - 1;
     w.contiguous = w.skv == 1 || (p.strides[kX][key] == 1 && p.strides[kY][key] == 1 &&
                                   (!p.has_operand[kMask] || p.strides[kMask][key] == 1));
+    w.large = uint64_t(p.total) * p.esize >= kLargeBytes;
     // Not in place: streaming would evict the input the row reads.
-    w.stream = uint64_t(p.total) * p.esize >= kStreamOutputBytes && b.at[kX] != b.at[kY];
+    w.stream = w.large && b.at[kX] != b.at[kY];
     const int64_t rows = p.total / w.skv;
     const int64_t per_unit = std::max<int64_t>(1, kUnitElems / w.skv);
     const size_t units = size_t((rows + per_unit - 1) / per_unit);
