@@ -59,22 +59,20 @@ simdax_operator* create(const peers::Workload& w) {
     as.causal = w.causal() ? SIMDAX_CAUSAL_BOTTOM_RIGHT : SIMDAX_CAUSAL_NONE;
     // layer_norm, skip_layer_norm, rms_norm: over the last axis (the reduced
     // axes column is the trailing one), gamma/beta rank 1 [H], f32 statistics.
+    const auto last_axis = [&](auto& d) {
+        d.input = &t;
+        d.scale = &sb;
+        d.output = &t;
+        d.axis = -1;
+        d.epsilon = w.eps();
+        d.stash_type = 1;
+    };
     simdax_layer_normalization_desc ln{};
-    ln.input = &t;
-    ln.scale = &sb;
+    last_axis(ln);
     ln.bias = &sb;
-    ln.output = &t;
-    ln.axis = -1;
-    ln.epsilon = w.eps();
-    ln.stash_type = 1;
     ln.skip = w.has_skip() ? &t : nullptr;
     simdax_rms_normalization_desc rn{};
-    rn.input = &t;
-    rn.scale = &sb;
-    rn.output = &t;
-    rn.axis = -1;
-    rn.epsilon = w.eps();
-    rn.stash_type = 1;
+    last_axis(rn);
     const bool norm = w.op == "layer_norm" || w.op == "skip_layer_norm" || w.op == "rms_norm";
     if (norm && (w.axes.size() != 1 || w.axes[0] != int(w.shape.size()) - 1 || w.sb_shape.size() != 1))
         throw peers::Unsupported("simdax_peer: " + w.op + " only over the last axis with [H] scale/bias");
