@@ -84,6 +84,7 @@ TEST(AttentionSoftmax, StridesInPlaceAndBroadcasts) {
                     c.causal = SIMDAX_CAUSAL_BOTTOM_RIGHT;
                     c.window = variant == 0 ? 5 : 0;
                     c.slopes = c.sinks = c.lse = true;
+                    c.per_query = variant == 1;
                     c.log = variant == 2;
                     c.seed = seed++;
                     run_attention_case(c);

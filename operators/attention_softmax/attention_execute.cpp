@@ -1,9 +1,9 @@
 // AttentionSoftmax's executor: rows (every index but the key's) walked by an
 // odometer in units of whole rows, on the caller's pool. Each row's causal
 // window [j0, j1) is computed from its query index; keys outside it are
-// written 0 (LogSoftmax: -inf) and never read. A row whose keys are
-// contiguous in input, output and mask goes to attention_row whole;
-// otherwise its keys are gathered in parts through stack buffers
+// written 0 (LogSoftmax: -inf) and never read. Rows whose keys are
+// contiguous in input, output and mask go to attention_rows whole, as many
+// consecutive queries of a head per call as the unit holds; otherwise its keys are gathered in parts through stack buffers
 // (attention_stats, then attention_out and a scatter). Rows are
 // independent, so every split gives the same bits.
 #include <algorithm>
@@ -74,6 +74,7 @@ struct RowWalk {
     size_t esize;
     unsigned char fill[4];
     bool contiguous;  // keys at stride 1 in input, output and mask
+    bool batch;       // ... and slope and sink the same for every query of a head
     bool large;       // the tensor beyond the caches (kLargeBytes)
     bool stream;      // ... and not in place: the output streamed (AttnRowArgs::stream)
 
@@ -103,14 +104,8 @@ struct RowWalk {
         for (size_t i = 0; i < n; ++i) std::memcpy(y + int64_t(i) * ys * int64_t(sizeof(U)), &v, sizeof v);
     }
 
-    // One row: its offsets, its query index i.
-    void row(const int64_t* off, int64_t i) const {
-        const int64_t ip = ap.causal == SIMDAX_CAUSAL_BOTTOM_RIGHT ? i + skv - sq : i;
-        int64_t j0 = 0, j1 = skv;
-        if (ap.causal != SIMDAX_CAUSAL_NONE) {
-            j1 = std::clamp<int64_t>(ip + 1, 0, skv);
-            if (ap.window) j0 = std::clamp<int64_t>(ip - int64_t(ap.window) + 1, 0, j1);
-        }
+    // The fields every row of a head shares; slope and sink at offsets off.
+    AttnRowArgs shared(const int64_t* off) const {
         AttnRowArgs a{};
         a.mask_dtype = p.dtypes[kMask];
         a.scale = ap.scale;
@@ -121,35 +116,54 @@ struct RowWalk {
                       : 0.0f;
         a.sink = p.has_operand[kSinks] ? load_float(at(kSinks, off[kSinks], 0), p.dtypes[kSinks])
                                        : -__builtin_inff();
-        a.pos = float(j0 - ip);
-        float* lse = p.has_operand[kLogSumExp] ? reinterpret_cast<float*>(at(kLogSumExp, off[kLogSumExp], 0))
-                                               : nullptr;
-        if (j0 == j1) {
+        a.stream = stream;
+        return a;
+    }
+    float* lse_at(const int64_t* off) const {
+        return p.has_operand[kLogSumExp] ? reinterpret_cast<float*>(at(kLogSumExp, off[kLogSumExp], 0))
+                                         : nullptr;
+    }
+    // The aligned position of query i.
+    int64_t aligned(int64_t i) const { return ap.causal == SIMDAX_CAUSAL_BOTTOM_RIGHT ? i + skv - sq : i; }
+
+    // count contiguous rows of one head from query i on, at offsets off.
+    void rows(const int64_t* off, int64_t i, size_t count) const {
+        const int q = r - 2;  // the query axis
+        AttnQueries qs{};
+        qs.row = shared(off);
+        qs.x = at(kX, off[kX], 0);
+        qs.y = at(kY, off[kY], 0);
+        qs.mask = p.has_operand[kMask] ? at(kMask, off[kMask], 0) : nullptr;
+        qs.row.mask = qs.mask;
+        qs.lse = lse_at(off);
+        qs.x_step = p.strides[kX][q] * int64_t(esize);
+        qs.y_step = p.strides[kY][q] * int64_t(esize);
+        qs.mask_step = p.strides[kMask][q] * int64_t(p.esize_of[kMask]);
+        qs.lse_step = p.strides[kLogSumExp][q];
+        qs.count = count;
+        qs.keys = skv;
+        qs.first = aligned(i);
+        qs.causal = ap.causal;
+        qs.window = int64_t(ap.window);
+        qs.prefetch = large;
+        p.k.attention_rows(&qs);
+    }
+
+    // One row whose keys are strided: its offsets, its query index i.
+    void strided_row(const int64_t* off, int64_t i) const {
+        const int64_t ip = aligned(i);
+        const attn_state::KeyWindow w = attn_state::key_window(ap.causal, int64_t(ap.window), ip, skv);
+        AttnRowArgs a = shared(off);
+        a.pos = float(w.j0 - ip);
+        float* lse = lse_at(off);
+        if (w.j0 == w.j1) {
             fill_keys(off, 0, skv);
             if (lse) *lse = attn_state::log_sum_exp(attn_state::with_sink({-__builtin_inff(), 0.0f}, a.sink));
             return;
         }
-        if (contiguous) {
-            a.x = at(kX, off[kX], j0);
-            a.y = at(kY, off[kY], j0);
-            a.mask = p.has_operand[kMask] ? at(kMask, off[kMask], j0) : nullptr;
-            a.n = size_t(j1 - j0);
-            a.lse = lse;
-            a.before = size_t(j0);
-            a.after = size_t(skv - j1);
-            a.stream = stream;
-            if (large) {
-                // The next query's window, while this one computes: each row
-                // starts a new page, where the hardware prefetchers restart.
-                const char* next = static_cast<const char*>(a.x) + p.strides[kX][r - 2] * int64_t(esize);
-                for (size_t line = 0; line < (a.n + 1) * esize; line += 64)
-                    __builtin_prefetch(next + line, 0, 1);
-            }
-            return p.k.attention_row(&a);
-        }
-        fill_keys(off, 0, j0);
-        fill_keys(off, j1, skv);
-        gathered(a, off, j0, j1, lse);
+        fill_keys(off, 0, w.j0);
+        fill_keys(off, w.j1, skv);
+        gathered(a, off, w.j0, w.j1, lse);
     }
 
     // A row whose keys are strided: parts gathered into stack buffers.
@@ -188,13 +202,15 @@ struct RowWalk {
 void execute_attention(const Plan& p, const Buffers& b, const simdax_parallel* par) {
     if (p.form == Form::empty) return;
     KernelFpEnv env;
-    RowWalk w{p, b, load_params(p.params), int(p.rank), 0, 0, p.esize, {}, false, false, false};
+    RowWalk w{p, b, load_params(p.params), int(p.rank), 0, 0, p.esize, {}, false, false, false, false};
     w.sq = p.sizes[w.r - 2];
     w.skv = p.sizes[w.r - 1];
     fill_value(p.dtype, w.ap.log, w.fill);
     const int key = w.r - 1;
     w.contiguous = w.skv == 1 || (p.strides[kX][key] == 1 && p.strides[kY][key] == 1 &&
                                   (!p.has_operand[kMask] || p.strides[kMask][key] == 1));
+    const auto per_head = [&](int o) { return !p.has_operand[o] || p.strides[o][key - 1] == 0; };
+    w.batch = w.contiguous && per_head(kAlibiSlopes) && per_head(kSinks);
     w.large = uint64_t(p.total) * p.esize >= kLargeBytes;
     // Not in place: streaming would evict the input the row reads.
     w.stream = w.large && b.at[kX] != b.at[kY];
@@ -212,9 +228,19 @@ void execute_attention(const Plan& p, const Buffers& b, const simdax_parallel* p
             g /= p.sizes[d];
             for (int o : kUsed) off[o] += idx[d] * p.strides[o][d];
         }
-        for (int64_t g = g0; g < g1; ++g) {
-            w.row(off, idx[key - 1]);
-            for (int d = key - 1; d >= 0; --d) {
+        for (int64_t g = g0; g < g1;) {
+            const int q = key - 1;
+            const int64_t count = w.batch ? std::min(g1 - g, p.sizes[q] - idx[q]) : 1;
+            if (w.contiguous)
+                w.rows(off, idx[q], size_t(count));
+            else
+                w.strided_row(off, idx[q]);
+            g += count;
+            for (int o : kUsed) off[o] += count * p.strides[o][q];
+            if ((idx[q] += count) < p.sizes[q]) continue;
+            for (int o : kUsed) off[o] -= p.sizes[q] * p.strides[o][q];
+            idx[q] = 0;
+            for (int d = q - 1; d >= 0; --d) {
                 for (int o : kUsed) off[o] += p.strides[o][d];
                 if (++idx[d] < p.sizes[d]) break;
                 for (int o : kUsed) off[o] -= p.sizes[d] * p.strides[o][d];

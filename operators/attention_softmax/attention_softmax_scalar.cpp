@@ -68,20 +68,26 @@ void attention_out(const AttnRowArgs* a, const AttnState* state) {
 }
 
 template <class T>
-void attention_row(const AttnRowArgs* a) {
+void attention_rows(const AttnQueries* q) {
     if constexpr (!std::is_same_v<T, double>) {
-        const float fill = a->log ? -__builtin_inff() : 0.0f;
-        for (size_t j = 0; j < a->before; ++j) st<T>(a->y, -ptrdiff_t(j) - 1, fill);
-        for (size_t j = 0; j < a->after; ++j) st<T>(a->y, ptrdiff_t(a->n + j), fill);
-        AttnState acc{-__builtin_inff(), 0.0f};
-        stats_run<T>(*a, &acc);
-        const AttnState fin = attn_state::with_sink(acc, a->sink);
-        if (a->lse) *a->lse = attn_state::log_sum_exp(fin);
-        if (acc.m == -__builtin_inff()) {
-            for (size_t j = 0; j < a->n; ++j) st<T>(a->y, ptrdiff_t(j), a->log ? -__builtin_inff() : 0.0f);
-            return;
-        }
-        out_run<T>(*a, fin);
+        const float fill = q->row.log ? -__builtin_inff() : 0.0f;
+        const auto row = [&](const AttnRowArgs& a) {
+            for (size_t j = 0; j < a.before; ++j) st<T>(a.y, -ptrdiff_t(j) - 1, fill);
+            for (size_t j = 0; j < a.after; ++j) st<T>(a.y, ptrdiff_t(a.n + j), fill);
+            AttnState acc{-__builtin_inff(), 0.0f};
+            stats_run<T>(a, &acc);
+            const AttnState fin = attn_state::with_sink(acc, a.sink);
+            if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
+            if (acc.m == -__builtin_inff()) {
+                for (size_t j = 0; j < a.n; ++j) st<T>(a.y, ptrdiff_t(j), fill);
+                return;
+            }
+            out_run<T>(a, fin);
+        };
+        const auto empty = [&](char* y) {
+            for (int64_t j = 0; j < q->keys; ++j) st<T>(y, ptrdiff_t(j), fill);
+        };
+        attn_state::for_each_query(*q, sizeof(T), row, empty);
     }
 }
 

@@ -3,6 +3,7 @@
 // exp(z - m). Static: each TU (each ISA's flags) keeps its own copy.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 #include "attention_softmax/attention_softmax_slots.hpp"
@@ -36,6 +37,57 @@ static inline AttnState with_sink(AttnState st, float sink) {
 // The natural log of the denominator: -inf for an empty row.
 static inline float log_sum_exp(const AttnState& st) {
     return st.s > 0.0f || std::isnan(st.s) ? st.m + std::log(st.s) : -__builtin_inff();
+}
+
+// The keys [j0, j1) a query at aligned position ip sees: all of them, or
+// under a causal window those up to ip (with a sliding window: its last).
+struct KeyWindow {
+    int64_t j0, j1;
+};
+static inline KeyWindow key_window(simdax_causal causal, int64_t window, int64_t ip, int64_t keys) {
+    KeyWindow w{0, keys};
+    if (causal != SIMDAX_CAUSAL_NONE) {
+        w.j1 = std::clamp<int64_t>(ip + 1, 0, keys);
+        if (window) w.j0 = std::clamp<int64_t>(ip - window + 1, 0, w.j1);
+    }
+    return w;
+}
+
+static inline size_t mask_bytes(DType d) { return d == DType::f32 ? 4 : d == DType::u8 ? 1 : 2; }
+
+// Each query of q as the AttnRowArgs of its visible keys, to row(a); a
+// query that sees no key gets its lse here and empty(y) for its whole row.
+// esize: the bytes of a score.
+template <class Row, class Empty>
+static inline void for_each_query(const AttnQueries& q, size_t esize, Row row, Empty empty) {
+    AttnRowArgs a = q.row;
+    const size_t mesize = mask_bytes(a.mask_dtype);
+    for (size_t i = 0; i < q.count; ++i) {
+        const int64_t ip = q.first + int64_t(i);
+        const KeyWindow w = key_window(q.causal, q.window, ip, q.keys);
+        const char* x = q.x + ptrdiff_t(i) * q.x_step;
+        char* y = q.y + ptrdiff_t(i) * q.y_step;
+        a.lse = q.lse ? q.lse + ptrdiff_t(i) * q.lse_step : nullptr;
+        if (w.j0 == w.j1) {
+            if (a.lse) *a.lse = log_sum_exp(with_sink({-__builtin_inff(), 0.0f}, a.sink));
+            empty(y);
+            continue;
+        }
+        a.x = x + w.j0 * int64_t(esize);
+        a.y = y + w.j0 * int64_t(esize);
+        a.mask = q.mask ? q.mask + ptrdiff_t(i) * q.mask_step + w.j0 * int64_t(mesize) : nullptr;
+        a.n = size_t(w.j1 - w.j0);
+        a.pos = float(w.j0 - ip);
+        a.before = size_t(w.j0);
+        a.after = size_t(q.keys - w.j1);
+        if (q.prefetch && i + 1 < q.count) {
+            // Each row starts a new page, where the hardware prefetchers
+            // restart: the next query's window, while this one computes.
+            const char* next = static_cast<const char*>(a.x) + q.x_step;
+            for (size_t line = 0; line < (a.n + 1) * esize; line += 64) __builtin_prefetch(next + line, 0, 1);
+        }
+        row(a);
+    }
 }
 
 }  // namespace simdax::attn_state

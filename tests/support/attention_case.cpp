@@ -19,8 +19,8 @@ std::string describe(const Case& c) {
     s << dtype_name(c.dt) << " shape [";
     for (int64_t v : c.shape) s << v << ' ';
     s << "] mask=" << (c.mask ? dtype_name(c.mask_dt) : "none") << (c.mask_zero_strides ? "(stride0)" : "")
-      << " slopes=" << c.slopes << " sinks=" << c.sinks << " lse=" << c.lse << " log=" << c.log
-      << " in_place=" << c.in_place << " scale=" << c.scale << " softcap=" << c.softcap
+      << " slopes=" << c.slopes << " sinks=" << c.sinks << " per_query=" << c.per_query << " lse=" << c.lse
+      << " log=" << c.log << " in_place=" << c.in_place << " scale=" << c.scale << " softcap=" << c.softcap
       << " causal=" << c.causal << " window=" << c.window << " layout=" << int(c.layout)
       << " seed=" << c.seed;
     return s.str();
@@ -81,6 +81,7 @@ void run_attention_case(const Case& c, bool one_shot) {
     }
     std::vector<int64_t> head_shape(r, 1);
     if (r >= 3) head_shape[r - 3] = c.shape[r - 3];  // per head
+    if (c.per_query) head_shape[r - 2] = c.shape[r - 2];
     if (c.slopes) {
         slopes = std::make_unique<TensorBuffer>(SIMDAX_DTYPE_FLOAT32, head_shape, std::vector<int64_t>{},
                                                 Role::Input);

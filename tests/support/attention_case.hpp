@@ -20,6 +20,7 @@ struct Case {
     std::vector<bool> mask_bcast;    // per dim: size 1
     bool mask_zero_strides = false;  // broadcast by explicit stride 0 at full size
     bool slopes = false, sinks = false, lse = false, log = false, in_place = false;
+    bool per_query = false;  // slopes and sinks per query too, not only per head
     float scale = 1, softcap = 0;
     simdax_causal causal = SIMDAX_CAUSAL_NONE;
     uint32_t window = 0;

@@ -318,8 +318,12 @@ void with_mask(const AttnRowArgs& a, Args... args) {
 }
 
 template <class T, class MT, int FL>
-struct RowK {
-    static void run(const AttnRowArgs& a) { row<T, MT, FL>(a); }
+struct RowsK {
+    static void run(const AttnRowArgs& a, const AttnQueries* q) {
+        attn_state::for_each_query(
+            *q, sizeof(T), [](const AttnRowArgs& r) { row<T, MT, FL>(r); },
+            [&](char* y) { fill(reinterpret_cast<T*>(y), size_t(q->keys), a.log); });
+    }
 };
 template <class T, class MT, int FL>
 struct StatsK {
@@ -334,8 +338,8 @@ struct OutK {
 
 // Float64 scores are refused by validation (the kernels compute in float32).
 template <class T>
-void attention_row(const AttnRowArgs* a) {
-    if constexpr (!std::is_same_v<T, double>) attn::with_mask<attn::RowK, T>(*a);
+void attention_rows(const AttnQueries* q) {
+    if constexpr (!std::is_same_v<T, double>) attn::with_mask<attn::RowsK, T>(q->row, q);
 }
 template <class T>
 void attention_stats(const AttnRowArgs* a, AttnState* state) {
