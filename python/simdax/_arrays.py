@@ -119,13 +119,23 @@ def with_rank(o: Operand, rank: int, what: str) -> Operand:
                       padding=o.padding + missing)
 
 
+def numpy_dtype(name: str) -> np.dtype:
+    """The numpy dtype of a simdax dtype name (bfloat16: ml_dtypes')."""
+    if name == "bfloat16":
+        import ml_dtypes  # only when asked for: ml_dtypes is optional
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
 def empty_like_operand(x: Operand, shape: Optional[Sequence[int]] = None,
                        dtype: Optional[str] = None) -> Any:
     """A packed (C-order) output for x: a torch tensor for torch, else numpy;
-    of x's dtype, or of `dtype` ("float32": the statistics outputs)."""
+    of x's dtype, or of `dtype` ("float32": the statistics outputs; a cast's
+    target)."""
     shape = tuple(x.shape if shape is None else shape)
+    same_dtype = dtype is None or dtype == x.dtype
     if x.is_torch:
-        if dtype is None:
+        if same_dtype:
             return x.array.new_empty(shape)
         return x.array.new_empty(shape, dtype=getattr(_torch(), dtype))
-    return np.empty(shape, dtype=x.array.dtype if dtype is None else np.dtype(dtype))
+    return np.empty(shape, dtype=x.array.dtype if same_dtype else numpy_dtype(dtype))

@@ -11,7 +11,7 @@ import functools
 from typing import Any, Optional, Sequence, Tuple, Union
 
 from . import _simdax
-from ._arrays import Operand, operand
+from ._arrays import Operand, dtype_name, operand
 from ._isa import effective_isa
 from ._run import execute, mvn_operands, normalized_axes, output_for
 
@@ -41,15 +41,18 @@ def _operator(kind: str, x: _Key, out: _Key, scale: _Key, bias: _Key, params: tu
     if kind == "hard_sigmoid":
         alpha, beta = params
         return _simdax.make_hard_sigmoid_operator(_spec(x), _spec(out), alpha, beta, isa)
+    if kind == "cast":
+        return _simdax.make_cast_operator(_spec(x), _spec(out), isa)
     activation, alpha, beta, gamma = params
     return _simdax.make_activation_operator(_spec(x), _spec(out), activation, alpha, beta,
                                             gamma, isa)
 
 
 def _run(kind: str, x: Any, out: Any, threads: Optional[int], isa: Optional[str],
-         params: tuple, scale: Any = None, bias: Any = None) -> Any:
+         params: tuple, scale: Any = None, bias: Any = None,
+         out_dtype: Optional[str] = None) -> Any:
     xo = operand(x, "input")
-    result = output_for(xo, out)
+    result = output_for(xo, out, out_dtype)
     oo = operand(result, "out")
     s, b = mvn_operands(xo, scale, bias) if kind == "mvn" else (None, None)
     op = _operator(kind, _key(xo), _key(oo), _key(s), _key(b), params, effective_isa(isa))
@@ -118,6 +121,22 @@ def activation(x: Any, name: str, alpha: Optional[float] = None, beta: Optional[
     itself. alpha/beta/gamma: None keeps DirectML's default
     (simdax.activation_defaults(name))."""
     return _run("activation", x, out, threads, isa, (name, alpha, beta, gamma))
+
+
+def cast(x: Any, dtype: Any, *, out: Any = None, threads: Optional[int] = None,
+         isa: Optional[str] = None) -> Any:
+    """x converted to dtype (float32, float16, bfloat16 or float64: a name, a
+    numpy or torch dtype, ml_dtypes.bfloat16), each element rounded once to
+    nearest even; NaN stays NaN, a value beyond dtype's range becomes an
+    infinity of its sign. out: an array of dtype and x's shape (any
+    strides); may be x itself only when dtype is x's. Other arguments as
+    log_softmax. Returns out."""
+    to = dtype_name(dtype)
+    if out is not None:
+        held = operand(out, "out").dtype
+        if held != to:  # the library would cast to out's dtype: not what was asked
+            raise TypeError(f"out: holds {held}, the cast is to {to}")
+    return _run("cast", x, out, threads, isa, (), out_dtype=to)
 
 
 def activation_defaults(name: str) -> Tuple[float, float, float]:

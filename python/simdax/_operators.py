@@ -28,12 +28,13 @@ class _Operator:
     _op: _simdax.Operator
 
     def __init__(self, shape: Shape, dtype: Any, strides: Optional[Shape],
-                 out_strides: Optional[Shape]):
+                 out_strides: Optional[Shape], out_dtype: Any = None):
         self.shape: Tuple[int, ...] = tuple(int(s) for s in shape)
         self.dtype: str = dtype_name(dtype)
         self._input = _simdax.TensorSpec(self.dtype, list(self.shape),
                                          None if strides is None else list(strides))
-        self._output = _simdax.TensorSpec(self.dtype, list(self.shape),
+        self._out_dtype = self.dtype if out_dtype is None else dtype_name(out_dtype)
+        self._output = _simdax.TensorSpec(self._out_dtype, list(self.shape),
                                           None if out_strides is None else list(out_strides))
 
     @property
@@ -51,7 +52,7 @@ class _Operator:
     def _call(self, x: Any, out: Any, threads: Optional[int], scale: Any = None,
               bias: Any = None) -> Any:
         xo = operand(x, "input")
-        result = output_for(xo, out)
+        result = output_for(xo, out, self._out_dtype)
         s, b = mvn_operands(xo, scale, bias)
         execute(self._op, xo, operand(result, "out"), threads, s, b, self._layouts)
         return result
@@ -177,6 +178,21 @@ class Activation(_Operator):
         self.activation = activation
         self._op = _simdax.make_activation_operator(self._input, self._output, activation,
                                                     alpha, beta, gamma, effective_isa(isa))
+
+    def __call__(self, x: Any, out: Any = None, *, threads: Optional[int] = None) -> Any:
+        return self._call(x, out, threads)
+
+
+class Cast(_Operator):
+    """x converted to the dtype `to` (float32, float16, bfloat16, float64),
+    each element rounded once to nearest even (simdax.cast). out may be x
+    only when `to` is x's dtype."""
+
+    def __init__(self, shape: Shape, dtype: Any, to: Any, *, strides: Optional[Shape] = None,
+                 out_strides: Optional[Shape] = None, isa: Optional[str] = None):
+        super().__init__(shape, dtype, strides, out_strides, to)
+        self.to: str = self._out_dtype
+        self._op = _simdax.make_cast_operator(self._input, self._output, effective_isa(isa))
 
     def __call__(self, x: Any, out: Any = None, *, threads: Optional[int] = None) -> Any:
         return self._call(x, out, threads)

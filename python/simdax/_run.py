@@ -20,8 +20,9 @@ def spec(o: Operand) -> _simdax.TensorSpec:
     return _simdax.TensorSpec(o.dtype, list(o.shape), list(o.strides))
 
 
-def output_for(x: Operand, out: Any) -> Any:
-    return empty_like_operand(x) if out is None else out
+def output_for(x: Operand, out: Any, dtype: Optional[str] = None) -> Any:
+    """out, or a new packed array of x's kind and of dtype (None: x's)."""
+    return empty_like_operand(x, dtype=dtype) if out is None else out
 
 
 def mvn_operands(x: Operand, scale: Any, bias: Any):

@@ -3,7 +3,8 @@ CPU tensors, with a fake kernel each so torch.compile traces through them,
 and an autograd rule that says plainly there is no gradient.
 
 Imported by simdax.register_torch_ops(), never by `import simdax`: torch
-stays optional. Each op returns a new packed tensor of the input's dtype.
+stays optional. Each op returns a new packed tensor of the input's dtype (cast:
+of the dtype asked for).
 """
 from __future__ import annotations
 
@@ -106,11 +107,21 @@ def rms_norm(x: torch.Tensor, scale: torch.Tensor, axis: int = -1, epsilon: floa
                                  skip_bias=skip_bias, threads=threads)
 
 
+@torch.library.custom_op("simdax::cast", mutates_args=(), device_types="cpu")
+def cast(x: torch.Tensor, dtype: torch.dtype, threads: int = 1) -> torch.Tensor:
+    """simdax.cast: x converted to dtype (float32, float16, bfloat16, float64),
+    rounded to nearest even."""
+    return _functions.cast(x, dtype, threads=threads)
+
+
 for _op, _name in ((log_softmax, "log_softmax"), (softmax, "softmax"), (hardmax, "hardmax"),
                    (mvn, "mvn"), (hard_sigmoid, "hard_sigmoid"), (activation, "activation"),
                    (attention_softmax, "attention_softmax"), (layer_norm, "layer_norm"),
                    (rms_norm, "rms_norm")):
     _finish(_op, _name)
+# The output has the dtype asked for, not x's.
+cast.register_fake(lambda x, dtype, threads=1: x.new_empty(x.shape, dtype=dtype))
+cast.register_autograd(_no_gradient("cast"), setup_context=_setup_nothing)
 
 
 def register() -> None:

@@ -1,62 +1,26 @@
 """The transformer operators: attention softmax (scale, softcap, mask,
 causal window, ALiBi, sinks, log-sum-exp) and LayerNormalization /
 RMSNormalization with a fused residual add. One function each; operators
-are cached by the operands' layouts and the parameters, as in _functions."""
+are cached by the operands' layouts and the parameters, as in _functions.
+Gathering the operands and creating the operator: _operands, shared with
+the operator objects."""
 from __future__ import annotations
 
 import functools
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Optional
 
-from . import _simdax
-from ._arrays import Operand, empty_like_operand, operand, with_rank
 from ._isa import effective_isa
-from ._run import thread_count
+from ._operands import (Gathered, attention_operands, attention_params, create, execute,
+                        layouts_of, norm_operands, norm_params, returned)
 
-# simdax_operand indices (include/simdax/simdax_typed.h).
-INPUT, OUTPUT, SCALE, BIAS, MASK, ALIBI_SLOPES, SINKS, LOG_SUM_EXP = range(8)
-SKIP, SKIP_BIAS, MEAN, INV_STD_DEV, SKIP_SUM = range(8, 13)
-
-_Layouts = Tuple[Tuple[int, Tuple[str, Tuple[int, ...], Tuple[int, ...]]], ...]
+_operator = functools.lru_cache(maxsize=256)(create)
 
 
-def _spec(layout) -> _simdax.TensorSpec:
-    return _simdax.TensorSpec(layout[0], list(layout[1]), list(layout[2]))
-
-
-@functools.lru_cache(maxsize=256)
-def _operator(kind: str, layouts: _Layouts, params: tuple, isa: str) -> _simdax.Operator:
-    specs = {o: _spec(layout) for o, layout in layouts}
-    if kind == "attention_softmax":
-        scale, softcap, causal, window, log = params
-        return _simdax.make_attention_softmax_operator(specs, scale, softcap, causal, window, log, isa)
-    axis, epsilon = params
-    return _simdax.make_normalization_operator(kind == "rms_norm", specs, axis, epsilon, isa)
-
-
-def _run(kind: str, operands: Dict[int, Operand], params: tuple, threads: Optional[int],
-         isa: Optional[str]) -> None:
-    layouts = tuple(sorted((o, a.layout) for o, a in operands.items()))
-    op = _operator(kind, layouts, params, effective_isa(isa))
-    for o, a in operands.items():
-        if o in (OUTPUT, LOG_SUM_EXP, MEAN, INV_STD_DEV, SKIP_SUM) and not a.writable:
-            raise ValueError("out: the array is read-only")
-    # The operator was created for exactly these layouts: addresses suffice.
-    op.execute_operand_addresses({o: a.address for o, a in operands.items()}, thread_count(threads))
-
-
-def _optional(x: Any, what: str, rank: int, operands: Dict[int, Operand], index: int,
-              full_rank: bool) -> None:
-    if x is None:
-        return
-    o = operand(x, what)
-    operands[index] = with_rank(o, rank, what) if full_rank else o
-
-
-def _new_output(x: Operand, operands: Dict[int, Operand], index: int, shape=None,
-                dtype: Optional[str] = None) -> Any:
-    array = empty_like_operand(x, shape, dtype)
-    operands[index] = operand(array, "out")
-    return array
+def _run(kind: str, gathered: Gathered, params: tuple, threads: Optional[int],
+         isa: Optional[str]) -> Any:
+    operands, results = gathered
+    execute(_operator(kind, layouts_of(operands), params, effective_isa(isa)), operands, threads)
+    return returned(results)
 
 
 def attention_softmax(x: Any, mask: Any = None, *, scale: float = 1.0, softcap: float = 0.0,
@@ -78,50 +42,9 @@ def attention_softmax(x: Any, mask: Any = None, *, scale: float = 1.0, softcap: 
     log of each row's denominator (shape x.shape[:-1] + (1,)). out may be x
     (in place). Returns out, or (out, log_sum_exp).
     """
-    xo = operand(x, "input")
-    rank = len(xo.shape)
-    operands = {INPUT: xo}
-    result = out
-    if out is None:
-        result = _new_output(xo, operands, OUTPUT)
-    else:
-        operands[OUTPUT] = operand(out, "out")
-    _optional(mask, "mask", rank, operands, MASK, True)
-    _optional(alibi_slopes, "alibi_slopes", rank, operands, ALIBI_SLOPES, True)
-    _optional(sinks, "sinks", rank, operands, SINKS, True)
-    lse = None
-    if return_log_sum_exp:
-        lse = _new_output(xo, operands, LOG_SUM_EXP, xo.shape[:-1] + (1,), "float32")
-    params = (float(scale), float(softcap), str(causal), int(window), bool(log))
-    _run("attention_softmax", operands, params, threads, isa)
-    return (result, lse) if return_log_sum_exp else result
-
-
-def _normalization(kind: str, x: Any, scale: Any, bias: Any, axis: int, epsilon: float, skip: Any,
-                   skip_bias: Any, return_skip_sum: bool, return_statistics: bool, out: Any,
-                   threads: Optional[int], isa: Optional[str]):
-    xo = operand(x, "input")
-    operands = {INPUT: xo, SCALE: operand(scale, "scale")}
-    result = _new_output(xo, operands, OUTPUT) if out is None else out
-    if out is not None:
-        operands[OUTPUT] = operand(out, "out")
-    if bias is not None:
-        operands[BIAS] = operand(bias, "bias")
-    if skip is not None:
-        operands[SKIP] = operand(skip, "skip")
-    if skip_bias is not None:
-        operands[SKIP_BIAS] = operand(skip_bias, "skip_bias")
-    extra = []
-    if return_skip_sum:
-        extra.append(_new_output(xo, operands, SKIP_SUM))
-    if return_statistics:
-        rank = len(xo.shape)
-        first = axis + rank if axis < 0 else axis
-        stats_shape = tuple(n if d < first else 1 for d, n in enumerate(xo.shape))
-        extra.append(_new_output(xo, operands, MEAN, stats_shape, "float32"))
-        extra.append(_new_output(xo, operands, INV_STD_DEV, stats_shape, "float32"))
-    _run(kind, operands, (int(axis), float(epsilon)), threads, isa)
-    return (result, *extra) if extra else result
+    gathered = attention_operands(x, mask, alibi_slopes, sinks, out, return_log_sum_exp)
+    params = attention_params(scale, softcap, causal, window, log)
+    return _run("attention_softmax", gathered, params, threads, isa)
 
 
 def layer_norm(x: Any, scale: Any, bias: Any = None, *, axis: int = -1, epsilon: float = 1e-5,
@@ -138,8 +61,9 @@ def layer_norm(x: Any, scale: Any, bias: Any = None, *, axis: int = -1, epsilon:
     (return_skip_sum) and the float32 mean and inverse standard deviation
     (return_mean_inv_std, dims [axis, rank) of size 1).
     """
-    return _normalization("layer_norm", x, scale, bias, axis, epsilon, skip, skip_bias,
-                          return_skip_sum, return_mean_inv_std, out, threads, isa)
+    gathered = norm_operands(x, scale, bias, skip, skip_bias, out, axis, return_skip_sum,
+                             return_mean_inv_std)
+    return _run("layer_norm", gathered, norm_params(axis, epsilon), threads, isa)
 
 
 def rms_norm(x: Any, scale: Any, *, axis: int = -1, epsilon: float = 1e-5, skip: Any = None,
@@ -149,8 +73,8 @@ def rms_norm(x: Any, scale: Any, *, axis: int = -1, epsilon: float = 1e-5, skip:
     over dims [axis, rank), with the optional residual add of layer_norm
     (ONNX Runtime's SkipSimplifiedLayerNormalization). Returns out, or
     (out, skip sum) with return_skip_sum."""
-    return _normalization("rms_norm", x, scale, None, axis, epsilon, skip, skip_bias,
-                          return_skip_sum, False, out, threads, isa)
+    gathered = norm_operands(x, scale, None, skip, skip_bias, out, axis, return_skip_sum, False)
+    return _run("rms_norm", gathered, norm_params(axis, epsilon), threads, isa)
 
 
 def clear_cache() -> None:

@@ -102,6 +102,8 @@ void bind_factories(nb::module_& m) {
         "input"_a, "output"_a, "activation"_a, "alpha"_a.none(), "beta"_a.none(), "gamma"_a.none(),
         "isa"_a.none(), nb::rv_policy::take_ownership,
         "A standalone element-wise activation (None parameters: DirectML's defaults).");
+    m.def("make_cast_operator", &make_cast_operator, "input"_a, "output"_a, "isa"_a.none(),
+          nb::rv_policy::take_ownership, "Cast to the output's dtype, rounded to nearest even.");
 }
 
 void bind_transformer_factories(nb::module_& m) {

@@ -113,4 +113,10 @@ Operator* make_activation_operator(const TensorSpec& input, const TensorSpec& ou
     return create({SIMDAX_OPERATOR_ACTIVATION, &desc}, isa, input, output);
 }
 
+Operator* make_cast_operator(const TensorSpec& input, const TensorSpec& output, const OptionalIsa& isa) {
+    const simdax_tensor_desc in = input.desc(), out = output.desc();
+    simdax_cast_desc desc{&in, &out};
+    return create({SIMDAX_OPERATOR_CAST, &desc}, isa, input, output);
+}
+
 }  // namespace simdax_py

@@ -36,6 +36,9 @@ Operator* make_hard_sigmoid_operator(const TensorSpec& input, const TensorSpec& 
 Operator* make_activation_operator(const TensorSpec& input, const TensorSpec& output,
                                    const ActivationArgs& activation, const OptionalIsa& isa);
 
+// Cast: the output's dtype is the one converted to.
+Operator* make_cast_operator(const TensorSpec& input, const TensorSpec& output, const OptionalIsa& isa);
+
 // Every activation name, in simdax_activation_type order.
 std::vector<std::string> activation_names();
 // The activation with its defaults and the given overrides; ValueError for

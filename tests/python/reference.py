@@ -2,6 +2,7 @@
 independently of the library: the tests compare simdax against these."""
 import math
 
+import ml_dtypes
 import numpy as np
 
 
@@ -107,3 +108,54 @@ ACTIVATION_PARAMS = {
     "parametric_softplus": {"alpha": 0.8, "beta": 1.2}, "softsign": {},
     "thresholded_relu": {"alpha": 0.3}, "shrink": {"alpha": 0.1, "beta": 0.6}, "gelu": {},
 }
+
+
+def attention_softmax(x, mask=None, scale=1.0, causal="none", sinks=None):
+    """(softmax over the last axis, log of each row's denominator)."""
+    z = np.asarray(x, np.float64) * scale
+    if mask is not None:
+        m = np.asarray(mask)
+        z = z + (np.where(m != 0, 0.0, -np.inf) if m.dtype in (np.bool_, np.uint8)
+                 else m.astype(np.float64))
+    sq, skv = z.shape[-2], z.shape[-1]
+    if causal != "none":
+        shift = skv - sq if causal == "bottom_right" else 0
+        i = np.arange(sq)[:, None] + shift
+        z = np.where(np.arange(skv)[None, :] <= i, z, -np.inf)
+    m = z.max(axis=-1, keepdims=True)
+    if sinks is not None:
+        m = np.maximum(m, np.asarray(sinks, np.float64))
+    m = np.where(np.isfinite(m), m, 0.0)
+    e = np.exp(z - m)
+    total = e.sum(axis=-1, keepdims=True)
+    if sinks is not None:
+        total = total + np.exp(np.asarray(sinks, np.float64) - m)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, e / total, 0.0), m + np.log(total)
+
+
+def layer_norm(x, scale, bias=None, axis=-1, eps=1e-5, skip=None, rms=False):
+    """(y, x + skip, mean, 1 / standard deviation) over dims [axis, rank)."""
+    s = np.asarray(x, np.float64)
+    if skip is not None:
+        s = s + np.asarray(skip, np.float64)
+    axes = tuple(range(axis % s.ndim, s.ndim))
+    mean = 0.0 if rms else s.mean(axis=axes, keepdims=True)
+    var = ((s - mean) ** 2).mean(axis=axes, keepdims=True)
+    inv = 1.0 / np.sqrt(var + float(np.float32(eps)))
+    y = (s - mean) * inv * np.asarray(scale, np.float64)
+    if bias is not None:
+        y = y + np.asarray(bias, np.float64)
+    return y, s, mean, inv
+
+
+NUMPY_DTYPES = {"float32": np.float32, "float16": np.float16,
+                "bfloat16": ml_dtypes.bfloat16, "float64": np.float64}
+
+
+def cast(x, dtype):
+    """x rounded once to nearest even in dtype, by numpy / ml_dtypes. ml_dtypes
+    takes float64 to bfloat16 through float32 (two roundings): float64 data
+    cast to bfloat16 must be exact in float32 for this reference to hold."""
+    with np.errstate(over="ignore"):  # beyond the range: an infinity, as wanted
+        return np.asarray(x).astype(NUMPY_DTYPES[dtype])

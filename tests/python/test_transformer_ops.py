@@ -1,50 +1,14 @@
 """The transformer operators (attention softmax, LayerNorm, RMSNorm) on numpy
-arrays and torch tensors, against float64 formulas written here."""
+arrays and torch tensors, against the float64 formulas of reference.py."""
 import numpy as np
 import pytest
 
 import simdax
+import reference as ref
 from conftest import assert_close, make
 
 NEG_INF = -np.inf
-
-
-def ref_attention(x, mask=None, scale=1.0, causal="none", sinks=None):
-    z = np.asarray(x, np.float64) * scale
-    if mask is not None:
-        m = np.asarray(mask)
-        z = z + (np.where(m != 0, 0.0, NEG_INF) if m.dtype in (np.bool_, np.uint8)
-                 else m.astype(np.float64))
-    sq, skv = z.shape[-2], z.shape[-1]
-    if causal != "none":
-        shift = skv - sq if causal == "bottom_right" else 0
-        i = np.arange(sq)[:, None] + shift
-        z = np.where(np.arange(skv)[None, :] <= i, z, NEG_INF)
-    m = z.max(axis=-1, keepdims=True)
-    if sinks is not None:
-        m = np.maximum(m, np.asarray(sinks, np.float64))
-    m = np.where(np.isfinite(m), m, 0.0)
-    e = np.exp(z - m)
-    total = e.sum(axis=-1, keepdims=True)
-    if sinks is not None:
-        total = total + np.exp(np.asarray(sinks, np.float64) - m)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, e / total, 0.0), m + np.log(total)
-
-
-def ref_layer_norm(x, scale, bias=None, axis=-1, eps=1e-5, skip=None, rms=False):
-    s = np.asarray(x, np.float64)
-    if skip is not None:
-        s = s + np.asarray(skip, np.float64)
-    axes = tuple(range(axis % s.ndim, s.ndim))
-    mean = 0.0 if rms else s.mean(axis=axes, keepdims=True)
-    var = ((s - mean) ** 2).mean(axis=axes, keepdims=True)
-    inv = 1.0 / np.sqrt(var + float(np.float32(eps)))
-    y = (s - mean) * inv * np.asarray(scale, np.float64)
-    if bias is not None:
-        y = y + np.asarray(bias, np.float64)
-    return y, s, mean, inv
-
+ref_attention, ref_layer_norm = ref.attention_softmax, ref.layer_norm
 
 HALF_AND_SINGLE = ["float32", "float16", "bfloat16"]  # float64 is refused (test_norm_errors...)
 
