@@ -14,7 +14,7 @@ namespace attn {
 
 // Full: n is kFuseVecs vectors exactly (no test per vector: z[] stays in
 // registers).
-template <bool Full, class T, class MT, int FL>
+template <bool Full, class T, class MT, int FL, int DEG>
 void fused_row(const AttnRowArgs& a) {
     const Consts c(a);
     const T* x = static_cast<const T*>(a.x);
@@ -48,7 +48,7 @@ void fused_row(const AttnRowArgs& a) {
     R acc = V::zero();
     SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
         if (!Full && k * V::N >= n) break;
-        z[k] = exp_below(z[k], mv, c.log2e);
+        z[k] = exp_below<DEG>(z[k], mv, c.log2e);
         acc = V::add(acc, z[k]);
     }
     const AttnState st{m, V::hsum(acc)};
@@ -66,10 +66,10 @@ void fused_row(const AttnRowArgs& a) {
     }
 }
 
-template <class T, class MT, int FL>
+template <class T, class MT, int FL, int DEG>
 void fused_softmax_row(const AttnRowArgs& a) {
-    if (a.n == kFuseVecs * V::N) return fused_row<true, T, MT, FL>(a);
-    fused_row<false, T, MT, FL>(a);
+    if (a.n == kFuseVecs * V::N) return fused_row<true, T, MT, FL, DEG>(a);
+    fused_row<false, T, MT, FL, DEG>(a);
 }
 
 }  // namespace attn

@@ -55,10 +55,17 @@ struct Consts {
           idx(iota()) {}
 };
 
-// 2^t for t <= 0 (NaN stays NaN; -inf gives 0).
-SIMDAX_INLINE R pow2(R t) { return exp2_nonpos_f32<true>(t); }
+// 2^t for t <= 0 (NaN stays NaN; -inf gives 0), by a polynomial of degree
+// DEG (exp2_f32.hpp: 3 is for float16/bfloat16 Softmax outputs only).
+template <int DEG = 5>
+SIMDAX_INLINE R pow2(R t) {
+    return exp2_nonpos_f32<true, DEG>(t);
+}
 // exp(z - m) for z <= m.
-SIMDAX_INLINE R exp_below(R z, R m, R log2e) { return pow2(V::mul(V::sub(z, m), log2e)); }
+template <int DEG = 5>
+SIMDAX_INLINE R exp_below(R z, R m, R log2e) {
+    return pow2<DEG>(V::mul(V::sub(z, m), log2e));
+}
 
 // The logits of keys j..j+cnt (cnt < N only when Tail; the lanes past cnt
 // are -inf). FL: bit 0 softcap, bit 1 ALiBi (compile-time: no test per
@@ -116,28 +123,29 @@ float logits(const Consts& c, const T* x, const MT* mk, size_t n, float* buf) {
 }
 
 // Sum of exp(buf[j] - m) over [0, n); Store: buf[j] becomes the power.
-template <bool Store>
+// One accumulator: a second one spilled on AVX2 (16 registers, the
+// polynomial's constants held), a dependency through memory per pair.
+template <bool Store, int DEG = 5>
 float exp_sum(float* buf, size_t n, float m) {
     const R mv = V::set1(m), log2e = V::set1(kLog2e);
-    R s0 = V::zero(), s1 = V::zero();
+    R s = V::zero();
     size_t j = 0;
     for (; j + 2 * V::N <= n; j += 2 * V::N) {
-        const R e0 = exp_below(V::load(buf + j), mv, log2e);
-        const R e1 = exp_below(V::load(buf + j + V::N), mv, log2e);
+        const R e0 = exp_below<DEG>(V::load(buf + j), mv, log2e);
+        const R e1 = exp_below<DEG>(V::load(buf + j + V::N), mv, log2e);
         if (Store) {
             V::store(buf + j, e0);
             V::store(buf + j + V::N, e1);
         }
-        s0 = V::add(s0, e0);
-        s1 = V::add(s1, e1);
+        s = V::add(s, V::add(e0, e1));
     }
     for (; j < n; j += V::N) {
         const size_t r = n - j < V::N ? n - j : V::N;
-        const R e = exp_below(V::loadn(buf + j, r, V::set1(-__builtin_inff())), mv, log2e);
+        const R e = exp_below<DEG>(V::loadn(buf + j, r, V::set1(-__builtin_inff())), mv, log2e);
         if (Store) V::storen(buf + j, e, r);
-        s0 = V::add(s0, e);
+        s = V::add(s, e);
     }
-    return V::hsum(V::add(s0, s1));
+    return V::hsum(s);
 }
 
 // y[j..j+c) = g(j, c) for the vectors of [0, n), stored as T; stream: those
@@ -234,12 +242,12 @@ void out(const AttnRowArgs& a, const AttnState& st) {
     if (j < a.n) V::storen(y + j, f(logit<true, FL>(c, x, mk, j, a.n - j)), a.n - j);
 }
 
-template <class T, class MT, int FL>
+template <class T, class MT, int FL, int DEG>
 void fused_softmax_row(const AttnRowArgs& a);  // attention_fused.hpp
 
 // The visible keys of a row, in the buffer's passes (or, beyond kBlock,
 // its state and then the outputs).
-template <class T, class MT, int FL>
+template <class T, class MT, int FL, int DEG>
 void keys_row(const AttnRowArgs& a) {
     T* y = static_cast<T*>(a.y);
     if (a.n > kBlock) {
@@ -263,7 +271,7 @@ void keys_row(const AttnRowArgs& a) {
         const R fv = V::set1(a.log ? -__builtin_inff() : 0.0f);
         return store_row<T>(a, buf, [&](R) { return fv; });
     }
-    st.s = a.log ? exp_sum<false>(buf, a.n, m) : exp_sum<true>(buf, a.n, m);
+    st.s = a.log ? exp_sum<false, DEG>(buf, a.n, m) : exp_sum<true, DEG>(buf, a.n, m);
     const AttnState fin = attn_state::with_sink(st, a.sink);
     if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
     if (a.log) {
@@ -276,7 +284,7 @@ void keys_row(const AttnRowArgs& a) {
     }
 }
 
-template <class T, class MT, int FL>
+template <class T, class MT, int FL, int DEG>
 void row(const AttnRowArgs& a) {
     T* y = static_cast<T*>(a.y);
     // Streamed rows take the buffer's passes, whose output pass writes the
@@ -286,9 +294,9 @@ void row(const AttnRowArgs& a) {
         if (a.after) fill(y + a.n, a.after, a.log);
     }
     if (!a.log && !a.stream && a.n <= kFuseVecs * V::N)
-        fused_softmax_row<T, MT, FL>(a);
+        fused_softmax_row<T, MT, FL, DEG>(a);
     else
-        keys_row<T, MT, FL>(a);
+        keys_row<T, MT, FL, DEG>(a);
     if (a.stream) stream_fence();
 }
 
@@ -319,10 +327,18 @@ void with_mask(const AttnRowArgs& a, Args... args) {
 
 template <class T, class MT, int FL>
 struct RowsK {
-    static void run(const AttnRowArgs& a, const AttnQueries* q) {
+    template <int DEG>
+    static void with_degree(const AttnRowArgs& a, const AttnQueries* q) {
         attn_state::for_each_query(
-            *q, sizeof(T), [](const AttnRowArgs& r) { row<T, MT, FL>(r); },
+            *q, sizeof(T), [](const AttnRowArgs& r) { row<T, MT, FL, DEG>(r); },
             [&](char* y) { fill(reinterpret_cast<T*>(y), size_t(q->keys), a.log); });
+    }
+    static void run(const AttnRowArgs& a, const AttnQueries* q) {
+        // Degree 3 where its error stays below the output's rounding (as
+        // Softmax's float16/bfloat16 rows); a float32 lse keeps degree 5.
+        if constexpr (sizeof(T) == 2)
+            if (!a.log && !q->lse) return with_degree<3>(a, q);
+        with_degree<5>(a, q);
     }
 };
 template <class T, class MT, int FL>
