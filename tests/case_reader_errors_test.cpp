@@ -176,8 +176,7 @@ TEST(CaseReaderErrors, BadTensorLists) {
     CaseText text;
     text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", "[2, 3]") + ", " +
                   tensor_json("Scale", "input_0.bin", "float32", "[2, 3]") + "]";
-    expect_json_error(
-        text, "Scale is an input of MeanVarianceNormalization, LayerNormalization and RMSNormalization only");
+    expect_json_error(text, "inputs[1].name: 'Scale' is not an input of HardSigmoid (it takes X only)");
     text.inputs = "[]";
     expect_json_error(text, "inputs: is empty");
     text = CaseText();

@@ -23,7 +23,7 @@ void PrintTo(const IndexEntry& entry, std::ostream* os) { *os << entry.name; }
 
 namespace {
 
-constexpr std::size_t kConformanceCaseCount = 112;
+constexpr std::size_t kConformanceCaseCount = 147;
 
 // ------------------------------------------------------- the public set
 

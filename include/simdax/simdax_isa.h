@@ -98,7 +98,9 @@ SIMDAX_API simdax_status simdax_onnx_rms_normalization_attrs(int has_axis, int64
  * (only read then, must be >= 1). is_causal: 0 or 1 (default 0); ONNX aligns
  * its causal mask to the past keys: has_past_key 0 gives
  * SIMDAX_CAUSAL_TOP_LEFT (j <= i), 1 SIMDAX_CAUSAL_BOTTOM_RIGHT
- * (j <= i + past length). softcap: >= 0 (default 0, off).
+ * (j <= i + past length when K's new keys number the queries, Skv = past +
+ * Sq; with another count no causal mode matches ONNX: pass its frontier as a
+ * uint8 mask). softcap: >= 0 (default 0, off).
  * qk_matmul_output_mode: only 0 (default). Nothing is written on error. */
 SIMDAX_API simdax_status simdax_onnx_attention_softmax_attrs(int64_t head_size, int has_scale, float scale,
                                                              int64_t is_causal, int has_past_key,

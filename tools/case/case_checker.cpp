@@ -31,8 +31,16 @@ double badness(double got, double ref, double allowed) {
 
 CheckResult check_output(const Case& c, const ByteBuffer& got) { return check_tensor(c, c.output, got); }
 
+CheckResult check_run(const Case& c, const OperatorRun& run) {
+    CheckResult result = check_output(c, run.output());
+    for (std::size_t i = 0; result.passed() && i < c.extra_outputs.size(); ++i)
+        result = check_tensor(c, c.extra_outputs[i], run.extra_output(i));
+    return result;
+}
+
 CheckResult check_tensor(const Case& c, const Tensor& ref, const ByteBuffer& got) {
     CheckResult result;
+    result.tensor = ref.name;
     const simdax_dtype dtype = ref.dtype;
     result.elements = ref.element_count;
     double worst_badness = -1;
@@ -70,27 +78,30 @@ std::string format_value(double value, simdax_dtype dtype) {
 std::string describe_failure(const Case& c, const CheckResult& result) {
     if (result.passed() || !result.worst) return "passed";
     const Mismatch& m = *result.worst;
+    const Tensor* out = &c.output;
+    for (const Tensor& t : c.extra_outputs)
+        if (t.name == result.tensor) out = &t;
     std::string coords;
     for (std::size_t k = 0; k < m.coords.size(); ++k) {
         coords += (k == 0 ? "[" : ",") + std::to_string(m.coords[k]);
     }
     coords += "]";
-    std::string text = std::to_string(result.failures) + " of " + std::to_string(result.elements) +
-                       " elements fail; worst at index " + std::to_string(m.index) + " " + coords + ": got " +
-                       format_value(m.got, c.output.dtype) + ", ref " +
-                       format_value(m.ref, c.output.file_dtype);
+    std::string text = (out == &c.output ? "" : out->name + ": ") + std::to_string(result.failures) + " of " +
+                       std::to_string(result.elements) + " elements fail; worst at index " +
+                       std::to_string(m.index) + " " + coords + ": got " + format_value(m.got, out->dtype) +
+                       ", ref " + format_value(m.ref, out->file_dtype);
     // Rules 1 and 2 ask for a special value; rule 3 for a distance.
-    const double rounded = round_to_dtype(m.ref, c.output.dtype);
+    const double rounded = round_to_dtype(m.ref, out->dtype);
     if (std::isnan(m.ref) || std::isinf(rounded)) {
-        return text + " (must be " + format_value(rounded, c.output.dtype) + ")";
+        return text + " (must be " + format_value(rounded, out->dtype) + ")";
     }
     char allowed[32];
     std::snprintf(allowed, sizeof allowed, "%.3g", m.allowed);
     text += std::string(", tolerance ") + allowed;
     if (c.tolerance.ulps > 0) {
-        text += " or " + std::to_string(c.tolerance.ulps) + " ulp of " + dtype_name(c.output.dtype);
+        text += " or " + std::to_string(c.tolerance.ulps) + " ulp of " + dtype_name(out->dtype);
         if (std::isfinite(m.got)) {
-            text += " (got is " + std::to_string(ulp_distance(m.got, rounded, c.output.dtype)) + " ulp away)";
+            text += " (got is " + std::to_string(ulp_distance(m.got, rounded, out->dtype)) + " ulp away)";
         }
     }
     if (c.tolerance.atol == 0 && c.tolerance.rtol == 0 && c.tolerance.ulps == 0) text += " (exact)";

@@ -9,6 +9,7 @@
 #include <simdax/simdax.h>
 
 #include "case_model.hpp"
+#include "case_runner.hpp"
 
 namespace simdax_case {
 
@@ -30,6 +31,7 @@ struct Mismatch {
 };
 
 struct CheckResult {
+    std::string tensor = "Y";  // the output checked (its role)
     std::uint64_t elements = 0;
     std::uint64_t failures = 0;
     std::optional<Mismatch> worst;  // the failing element furthest out of bounds
@@ -40,9 +42,13 @@ struct CheckResult {
 CheckResult check_output(const Case& c, const ByteBuffer& got);
 // The same for one reference tensor (an output beside Y, Case::extra_outputs).
 CheckResult check_tensor(const Case& c, const Tensor& ref, const ByteBuffer& got);
+// Every output of an executed run: Y, then each output beside it; the
+// result of the first that fails (else Y's).
+CheckResult check_run(const Case& c, const OperatorRun& run);
 
 // "3 of 60 elements fail; worst at index 17 [0,3,2]: got ..., ref ...,
-// tolerance ..." — one line.
+// tolerance ..." — one line; an output other than Y is named first
+// ("LogSumExp: 1 of 6 elements fail; ...").
 std::string describe_failure(const Case& c, const CheckResult& result);
 
 // A value as the shortest text that reads back to the same value of dtype.

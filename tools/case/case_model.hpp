@@ -30,7 +30,7 @@ private:
 };
 
 struct Tensor {
-    std::string name;                                // X, Scale, Bias, Y
+    std::string name;                                // role: X, Scale, Mask, ..., Y, LogSumExp
     std::filesystem::path file;                      // absolute or relative to the cwd
     simdax_dtype dtype = SIMDAX_DTYPE_FLOAT32;       // type in the operator call
     simdax_dtype file_dtype = SIMDAX_DTYPE_FLOAT32;  // type of the values in the file
@@ -48,6 +48,16 @@ struct Tolerance {
     std::uint64_t ulps = 0;
 };
 
+// AttentionSoftmax's scalar parameters (simdax_attention_softmax_desc); the
+// defaults are the library's "none" values.
+struct AttentionParams {
+    float scale = 1.0f;
+    float softcap = 0.0f;
+    simdax_causal causal = SIMDAX_CAUSAL_NONE;
+    std::uint32_t window = 0;
+    bool log = false;
+};
+
 struct CaseParams {
     std::vector<std::uint32_t> axes;                                          // softmax family, MVN
     bool normalize_variance = true;                                           // MVN
@@ -58,6 +68,7 @@ struct CaseParams {
     float beta = 0.5f;                                                        // HardSigmoid
     std::int32_t axis = -1;                                                   // Layer/RMSNormalization
     std::int32_t stash_type = 1;                                              // Layer/RMSNormalization
+    AttentionParams attention;                                                // AttentionSoftmax
 };
 
 struct Case {
@@ -69,9 +80,10 @@ struct Case {
     CaseParams params;
     Tolerance tolerance;
     std::vector<std::string> tags;
-    std::vector<Tensor> inputs;  // X first, then Scale and/or Bias
+    std::vector<Tensor> inputs;  // X first, then the op's optional inputs (Scale, Mask, ...)
     Tensor output;               // Y: packed, contents = the reference
-    // LayerNormalization's optional Mean and InvStdDev (float32), packed.
+    // Outputs beside Y (float32, packed): LayerNormalization's Mean and
+    // InvStdDev, AttentionSoftmax's LogSumExp.
     std::vector<Tensor> extra_outputs;
 
     // The input with this role, or null.

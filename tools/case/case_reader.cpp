@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "activation_params.hpp"
+#include "attention_params.hpp"
 #include "bin_file.hpp"
 #include "case_error.hpp"
 #include "dtype_codec.hpp"
@@ -20,10 +21,42 @@ constexpr const char* kSchema = "simdax-case/1";
 
 // The operators the case format describes, by their library names.
 constexpr simdax_operator_type kCaseOps[] = {
-    SIMDAX_OPERATOR_LOG_SOFTMAX,      SIMDAX_OPERATOR_SOFTMAX,
-    SIMDAX_OPERATOR_HARDMAX,          SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
-    SIMDAX_OPERATOR_HARD_SIGMOID,     SIMDAX_OPERATOR_LAYER_NORMALIZATION,
-    SIMDAX_OPERATOR_RMS_NORMALIZATION};
+    SIMDAX_OPERATOR_LOG_SOFTMAX,       SIMDAX_OPERATOR_SOFTMAX,
+    SIMDAX_OPERATOR_HARDMAX,           SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
+    SIMDAX_OPERATOR_HARD_SIGMOID,      SIMDAX_OPERATOR_LAYER_NORMALIZATION,
+    SIMDAX_OPERATOR_RMS_NORMALIZATION, SIMDAX_OPERATOR_ATTENTION_SOFTMAX};
+
+// The roles an operator takes beside X (inputs, in any order) and beside Y
+// (outputs, float32).
+std::vector<std::string> optional_inputs(simdax_operator_type op) {
+    switch (op) {
+        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
+        case SIMDAX_OPERATOR_LAYER_NORMALIZATION: return {"Scale", "Bias"};
+        case SIMDAX_OPERATOR_RMS_NORMALIZATION: return {"Scale"};
+        case SIMDAX_OPERATOR_ATTENTION_SOFTMAX: return {"Mask", "AlibiSlopes", "Sinks"};
+        default: return {};
+    }
+}
+
+std::vector<std::string> optional_outputs(simdax_operator_type op) {
+    switch (op) {
+        case SIMDAX_OPERATOR_LAYER_NORMALIZATION: return {"Mean", "InvStdDev"};
+        case SIMDAX_OPERATOR_ATTENTION_SOFTMAX: return {"LogSumExp"};
+        default: return {};
+    }
+}
+
+// "X only" or "X, then Scale, Bias": what an operator takes, for messages.
+std::string role_list(const char* first, const std::vector<std::string>& optional) {
+    if (optional.empty()) return std::string(first) + " only";
+    std::string text = std::string(first) + ", then ";
+    for (std::size_t i = 0; i < optional.size(); ++i) text += (i == 0 ? "" : ", ") + optional[i];
+    return text;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
 
 simdax_operator_type parse_op(const JsonFields& f, const json& doc) {
     const std::string op = f.as_string(f.required(doc, "", "op"), "op");
@@ -101,6 +134,7 @@ CaseParams parse_params(const JsonFields& f, const json& doc, simdax_operator_ty
                 out.stash_type = static_cast<std::int32_t>(f.as_integer(*st, "params.stash_type"));
             break;
         }
+        case SIMDAX_OPERATOR_ATTENTION_SOFTMAX: out.attention = parse_attention_params(f, params); break;
         default: break;  // parse_op admits the operators above only
     }
     return out;
@@ -121,11 +155,14 @@ Tolerance parse_tolerance(const JsonFields& f, const json& doc) {
     return out;
 }
 
+// uint8 is a name of the format (a boolean Mask) that the number codec,
+// which knows only the value types, does not read.
 simdax_dtype parse_dtype(const JsonFields& f, const json& value, const std::string& where) {
     const std::string name = f.as_string(value, where);
+    if (name == "uint8") return SIMDAX_DTYPE_UINT8;
     const auto dtype = dtype_from_name(name);
     if (!dtype) {
-        f.fail(where, "unknown dtype '" + name + "' (expected float32, float16, bfloat16 or float64)");
+        f.fail(where, "unknown dtype '" + name + "' (expected float32, float16, bfloat16, float64 or uint8)");
     }
     return *dtype;
 }
@@ -212,20 +249,14 @@ std::vector<Tensor> parse_inputs(const JsonFields& f, const json& doc, simdax_op
     for (std::size_t i = 0; i < list.size(); ++i) {
         const std::string where = "inputs[" + std::to_string(i) + "]";
         Tensor t = parse_tensor(f, list[i], where, true);
-        const bool optional_role = t.name == "Scale" || t.name == "Bias";
+        const std::vector<std::string> optional = optional_inputs(op);
         if (i == 0 && t.name != "X") f.fail(where + ".name", "the first input must be X");
-        if (i > 0 && !optional_role) {
-            f.fail(where + ".name", "'" + t.name + "' is not an optional input (Scale or Bias)");
+        if (i > 0 && !contains(optional, t.name)) {
+            f.fail(where + ".name", "'" + t.name + "' is not an input of " + simdax_operator_name(op) +
+                                        " (it takes " + role_list("X", optional) + ")");
         }
-        const bool norm =
-            op == SIMDAX_OPERATOR_LAYER_NORMALIZATION || op == SIMDAX_OPERATOR_RMS_NORMALIZATION;
-        if (optional_role && op != SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION && !norm) {
-            f.fail(where + ".name", t.name +
-                                        " is an input of MeanVarianceNormalization, LayerNormalization and "
-                                        "RMSNormalization only");
-        }
-        if (t.name == "Bias" && op == SIMDAX_OPERATOR_RMS_NORMALIZATION)
-            f.fail(where + ".name", "RMSNormalization has no Bias");
+        if (t.dtype == SIMDAX_DTYPE_UINT8 && t.name != "Mask")
+            f.fail(where + ".dtype", "uint8 is for a boolean Mask only");
         for (const Tensor& earlier : inputs) {
             if (earlier.name == t.name) f.fail(where + ".name", "input " + t.name + " repeated");
         }
@@ -235,24 +266,29 @@ std::vector<Tensor> parse_inputs(const JsonFields& f, const json& doc, simdax_op
     return inputs;
 }
 
-// Y, then (LayerNormalization only) Mean and/or InvStdDev, float32.
+// Y, then the op's optional outputs (LayerNormalization: Mean and/or
+// InvStdDev; AttentionSoftmax: LogSumExp), float32.
 Tensor parse_output(const JsonFields& f, const json& doc, simdax_operator_type op,
                     std::vector<Tensor>* extra) {
     const json& list = f.as_array(f.required(doc, "", "outputs"), "outputs");
-    const bool stats = op == SIMDAX_OPERATOR_LAYER_NORMALIZATION;
-    if (list.empty() || (!stats && list.size() != 1) || list.size() > 3) {
-        f.fail("outputs", std::to_string(list.size()) +
-                              " entries; every operator has one output, Y (LayerNormalization: Y, then "
-                              "optionally Mean and InvStdDev)");
+    const std::vector<std::string> optional = optional_outputs(op);
+    if (list.empty() || list.size() > optional.size() + 1) {
+        f.fail("outputs", std::to_string(list.size()) + " entries; " + simdax_operator_name(op) + " has " +
+                              role_list("Y", optional));
     }
     Tensor t = parse_tensor(f, list[0], "outputs[0]", false);
     if (t.name != "Y") f.fail("outputs[0].name", "must be Y, not '" + t.name + "'");
+    if (t.dtype == SIMDAX_DTYPE_UINT8 || t.file_dtype == SIMDAX_DTYPE_UINT8)
+        f.fail("outputs[0].dtype", "uint8 is for a boolean Mask only");
     for (std::size_t i = 1; i < list.size(); ++i) {
         const std::string where = "outputs[" + std::to_string(i) + "]";
         Tensor e = parse_tensor(f, list[i], where, false);
-        if (e.name != "Mean" && e.name != "InvStdDev")
-            f.fail(where + ".name", "must be Mean or InvStdDev, not '" + e.name + "'");
-        if (e.dtype != SIMDAX_DTYPE_FLOAT32) f.fail(where + ".dtype", "must be float32");
+        if (!contains(optional, e.name)) {
+            f.fail(where + ".name", "'" + e.name + "' is not an output of " + simdax_operator_name(op) +
+                                        " (it has " + role_list("Y", optional) + ")");
+        }
+        if (e.dtype != SIMDAX_DTYPE_FLOAT32 || e.file_dtype == SIMDAX_DTYPE_UINT8)
+            f.fail(where + ".dtype", "must be float32");
         for (const Tensor& earlier : *extra)
             if (earlier.name == e.name) f.fail(where + ".name", "output " + e.name + " repeated");
         extra->push_back(std::move(e));
@@ -302,8 +338,10 @@ Case load_case(const std::filesystem::path& dir, Reference reference) {
     c.inputs = parse_inputs(f, doc, c.op);
     c.output = parse_output(f, doc, c.op, &c.extra_outputs);
 
-    // README: input and output of one call share one dtype.
-    for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+    // README: input and output of one call share one dtype (AttentionSoftmax:
+    // X and Y; its Mask, AlibiSlopes and Sinks have dtypes of their own).
+    const std::size_t shared = c.op == SIMDAX_OPERATOR_ATTENTION_SOFTMAX ? 1 : c.inputs.size();
+    for (std::size_t i = 0; i < shared; ++i) {
         if (c.inputs[i].dtype != c.output.dtype) {
             f.fail("inputs[" + std::to_string(i) + "].dtype", std::string(dtype_name(c.inputs[i].dtype)) +
                                                                   " differs from the output's " +

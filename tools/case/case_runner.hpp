@@ -6,6 +6,7 @@
 
 #include <simdax/simdax.h>
 
+#include <utility>
 #include <vector>
 
 #include "case_model.hpp"
@@ -32,7 +33,7 @@ public:
     // The output tensor: packed row-major, in the case's dtype.
     const ByteBuffer& output() const { return output_; }
     std::size_t output_bytes() const { return output_.size(); }
-    // Output i of Case::extra_outputs (Mean, InvStdDev).
+    // Output i of Case::extra_outputs (Mean, InvStdDev, LogSumExp).
     const ByteBuffer& extra_output(std::size_t i) const { return extra_[i]; }
 
     // The ISA the operator was planned for.
@@ -43,6 +44,8 @@ private:
     simdax_operator* op_ = nullptr;
     ByteBuffer output_;
     simdax_bindings bindings_{};
+    // Mask, AlibiSlopes, Sinks: operand and element (0, ..., 0).
+    std::vector<std::pair<simdax_operand, const void*>> input_operand_;
     std::vector<ByteBuffer> extra_;
     std::vector<simdax_operand> extra_operand_;
 };

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "commands.hpp"
@@ -41,11 +42,17 @@ int command_run(const std::string& case_dir, const std::string& out_dir, std::ui
                      ec.message().c_str());
         return kExitFailure;
     }
-    const std::filesystem::path out_file = std::filesystem::path(out_dir) / "output_0.bin";
-    simdax_case::write_file(out_file, run.output().data(), run.output().size());
-    std::printf("wrote %s: %llu %s elements, isa %s\n", out_file.string().c_str(),
-                static_cast<unsigned long long>(c.output.element_count),
-                simdax_case::dtype_name(c.output.dtype), simdax_isa_name(run.isa()));
+    // output_<i>.bin for the case's outputs[i]: Y, then those beside it.
+    for (std::size_t i = 0; i <= c.extra_outputs.size(); ++i) {
+        const simdax_case::Tensor& t = i == 0 ? c.output : c.extra_outputs[i - 1];
+        const simdax_case::ByteBuffer& data = i == 0 ? run.output() : run.extra_output(i - 1);
+        const std::filesystem::path out_file =
+            std::filesystem::path(out_dir) / ("output_" + std::to_string(i) + ".bin");
+        simdax_case::write_file(out_file, data.data(), data.size());
+        std::printf("wrote %s: %s, %llu %s elements, isa %s\n", out_file.string().c_str(), t.name.c_str(),
+                    static_cast<unsigned long long>(t.element_count), simdax_case::dtype_name(t.dtype),
+                    simdax_isa_name(run.isa()));
+    }
 
     if (repeat > 0) {
         std::printf("median_ns: %llu\n", static_cast<unsigned long long>(median_execute_ns(run, repeat)));
