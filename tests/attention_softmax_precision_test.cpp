@@ -45,6 +45,9 @@ TEST(AttentionSoftmaxPrecision, LargeLogits) {
         {{10000.0f, 10003.125f}, 1.0f, 0.0f, 0},  // Softmax near 1e4
         {{10000.0f, 10003.125f}, 1.0f, 0.0f, 1},
         {{2.0f, 1.0f}, 1e-3f, 3e38f, 0},  // a softcap near float's max
+        // ... where z / softcap is subnormal: z itself, not its lost bits.
+        {{1.0f, 0.5f, 3.0f, -2.0f}, 1.0f, 3e38f, 0},
+        {{1.0f, 0.5f, 3.0f, -2.0f}, 1.0f, 3e38f, 1},
         // An infinite score under softcap is +-softcap, also when scale /
         // softcap underflows (the fuzzer's NaN).
         {{-INFINITY}, 1.4e-45f, 2.875f, 0},

@@ -210,6 +210,11 @@ struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
     static void store(BF16* p, R v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), to_bf16(v)); }
     static void storen(BF16* p, R v, size_t n) { store_bits_n(p, to_bf16(v), n); }
 
+    static M zero_bytes(const uint8_t* p) {
+        const __m256i w = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+        return _mm256_castsi256_ps(_mm256_cmpeq_epi32(w, _mm256_setzero_si256()));
+    }
+
     // One unordered compare (xsimd 8.1 has only the ordered ones).
     static M not_le(R a, R b) { return _mm256_cmp_ps(a, b, _CMP_NLE_UQ); }
     // Bitmask, horizontal max and sum, lane 0: as VD.

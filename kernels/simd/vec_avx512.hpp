@@ -120,6 +120,11 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
     using Avx512Vec::storen;
     using Avx512Vec::stream;
 
+    static M zero_bytes(const uint8_t* p) {
+        const __m512i w = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+        return typename M::register_type(_mm512_cmpeq_epi32_mask(w, _mm512_setzero_si512()));
+    }
+
     // float16 and bfloat16 (no 16-bit float types in xsimd 8.1), as 16
     // lanes of 16 bits. float16: F16C-style, round to nearest-even on store.
     static R widen16(F16, __m256i h) { return _mm512_cvtph_ps(h); }

@@ -41,6 +41,7 @@
 //                    once into subnormals, -inf gives 0); otherwise t < -126
 //                    is treated as -126.
 //   widen(v, lo, hi), narrow(lo, hi): float <-> two VD halves
+//   zero_bytes(p)    lanes whose byte p[i] is 0, for N bytes (boolean masks)
 //   float16 stores round to nearest-even; bfloat16 likewise, NaN kept quiet.
 // Each ISA also has stream_fence(). Optional: kRegs, the number of vector
 // registers (RegsOf in vec.hpp).
@@ -150,6 +151,7 @@ struct VecContract {
     SIMDAX_VEC_EXPECT(const bool, VF::kExp2Exact);
     SIMDAX_VEC_EXPECT(void, VF::widen(F::r(), D::out(), D::out()));
     SIMDAX_VEC_EXPECT(R, VF::narrow(D::r(), D::r()));
+    SIMDAX_VEC_EXPECT(typename VF::M, VF::zero_bytes(static_cast<const uint8_t*>(nullptr)));
     static constexpr bool ok = true;
 };
 

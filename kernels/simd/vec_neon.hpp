@@ -118,6 +118,13 @@ struct VF : XsimdVF<xsimd::neon64, Halves> {
     static R fnma(R a, R b, R c) { return vfmsq_f32(c, a, b); }  // c - a*b
     static R round(R v) { return vrndnq_f32(v); }                // ties to even
 
+    static M zero_bytes(const uint8_t* p) {
+        uint32_t b;
+        std::memcpy(&b, p, 4);
+        const uint16x4_t w = vget_low_u16(vmovl_u8(vreinterpret_u8_u32(vdup_n_u32(b))));
+        return vceqq_u32(vmovl_u16(w), vdupq_n_u32(0));
+    }
+
     // Tails (xsimd 8.1 has no masked load/store).
     static M lanes(size_t n) {
         const int32x4_t idx = {0, 1, 2, 3};

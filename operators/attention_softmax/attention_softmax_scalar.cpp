@@ -13,7 +13,8 @@ namespace {
 // Key j's logit (attention_softmax_slots.hpp).
 float logit_at(const AttnRowArgs& a, float x, size_t j) {
     float z = x * a.scale;
-    if (a.softcap != 0.0f) z = a.softcap * std::tanh(z / a.softcap);
+    if (a.softcap != 0.0f && !(std::fabs(z) < a.softcap * attn_state::kSoftcapLinear))
+        z = a.softcap * std::tanh(z / a.softcap);
     if (a.mask) {
         switch (a.mask_dtype) {
             case DType::f32: z += ld<float>(a.mask, ptrdiff_t(j)); break;

@@ -12,6 +12,10 @@ namespace simdax::attn_state {
 
 constexpr float kLog2e = 1.44269504088896340736f;
 constexpr float kLn2 = 0.693147180559945309417f;
+// softcap(z) = z where |z| < softcap * kSoftcapLinear: tanh(u) = u there
+// within float's rounding, and z / softcap would lose bits in float's
+// subnormals (a softcap near float's max).
+constexpr float kSoftcapLinear = 0x1p-12f;
 
 // Adds a part of max m and sum s (relative to m) to st.
 static inline void combine(AttnState* st, float m, float s) {

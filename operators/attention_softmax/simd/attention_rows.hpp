@@ -45,10 +45,11 @@ using attn_state::kLog2e;
 
 // The loop-invariant vectors of a row's logits.
 struct Consts {
-    R scale, cap, log2e, slope, pos, idx;
+    R scale, cap, linear, log2e, slope, pos, idx;
     explicit Consts(const AttnRowArgs& a)
         : scale(V::set1(a.scale)),
           cap(V::set1(a.softcap)),
+          linear(V::set1(a.softcap * attn_state::kSoftcapLinear)),
           log2e(V::set1(kLog2e)),
           slope(V::set1(a.slope)),
           pos(V::set1(a.pos)),
@@ -76,17 +77,21 @@ SIMDAX_INLINE R logit(const Consts& c, const T* x, const MT* mk, size_t j, size_
     z = V::mul(z, c.scale);
     // Divided, not folded into scale: scale / softcap may underflow to 0
     // (an infinite score then gives NaN instead of +-softcap).
-    if constexpr ((FL & 1) != 0) z = V::mul(c.cap, tanh_v<V>(V::div(z, c.cap)));
+    if constexpr ((FL & 1) != 0)
+        z = V::blend(V::lt(V::abs(z), c.linear), V::mul(c.cap, tanh_v<V>(V::div(z, c.cap))), z);
     if constexpr (!std::is_same_v<MT, NoMask> && !std::is_same_v<MT, uint8_t>)
         z = V::add(Tail ? V::loadn(mk + j, cnt, V::zero()) : V::load(mk + j), z);
     if constexpr ((FL & 2) != 0) z = V::fma(c.slope, V::add(c.idx, V::add(c.pos, V::set1(float(j)))), z);
     if constexpr (std::is_same_v<MT, uint8_t>) {
         // Last: masked keys become -inf whatever their score or slope (NaN
-        // included).
-        alignas(64) float keep[V::N];
-        for (size_t l = 0; l < V::N; ++l) keep[l] = l < cnt && mk[j + l] == 0 ? -__builtin_inff() : 0.0f;
-        const R am = V::load(keep);
-        z = V::blend(V::lt(am, V::zero()), z, am);
+        // included). A tail's bytes are copied: N bytes would read past it.
+        if (Tail) {
+            uint8_t tail[V::N] = {};
+            for (size_t l = 0; l < cnt; ++l) tail[l] = mk[j + l];
+            z = V::blend(V::zero_bytes(tail), z, V::set1(-__builtin_inff()));
+        } else {
+            z = V::blend(V::zero_bytes(mk + j), z, V::set1(-__builtin_inff()));
+        }
     }
     if (Tail) z = V::blend(V::lanes(cnt), V::set1(-__builtin_inff()), z);
     return z;
