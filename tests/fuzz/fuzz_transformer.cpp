@@ -278,10 +278,6 @@ void decode_attention(Bytes& in, TCase& c) {
     }
     c.scale = decode_param(in, 1.0f, true, false);
     c.softcap = (flags2 & 3) == 0 ? decode_param(in, 30.0f, true, true) : 0.0f;
-    // softcap near FLT_MAX: v / softcap falls into float32's subnormals and
-    // the logits lose their precision (a finding,
-    // findings/attention_softcap_3e38_logits_lost): kept to <= 1e30.
-    c.softcap = std::min(c.softcap, 1e30f);
     c.causal = (flags2 >> 2) % 3;
     c.window = c.causal && (flags2 & 32) ? 1 + in.u8() % 12 : 0;
     if (c.causal && (flags2 & 64) && (flags2 & 32)) c.window = 1u << (in.u8() % 32);
