@@ -15,7 +15,6 @@ outside library did). Run by hand, never in CI; the data is committed.
   build/confenv/bin/pip install onnx==1.23.2 numpy torch ml_dtypes
   build/confenv/bin/python tools/conformance/attention_cases.py
 """
-import json
 import os
 import sys
 
@@ -24,7 +23,7 @@ import numpy as np
 import onnx_attention
 import torch_sdpa
 from attention_reference import attention_softmax
-from case_files import STORAGE, dumps, write_case
+from case_files import STORAGE, replace_in_index, write_case
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data", "conformance")
 SETS = ("onnx_attention", "torch_sdpa")
@@ -195,10 +194,7 @@ def onnx_notes(spec, built):
 
 def main():
     rng = np.random.default_rng(SEED)
-    index_path = os.path.join(ROOT, "index.json")
-    with open(index_path) as f:
-        index = json.load(f)
-    kept = [e for e in index["cases"] if not e["path"].startswith(tuple(s + "/" for s in SETS))]
+    kept = []
     written = {s: 0 for s in SETS}
     for spec in onnx_attention.CASES:
         built = onnx_attention.build(spec, rng)
@@ -215,10 +211,8 @@ def main():
         kept.append(entry)
         written["torch_sdpa"] += 1
         print(spec["name"], figures, file=sys.stderr)
-    index["cases"] = kept
-    with open(index_path, "w") as f:
-        f.write(dumps(index))
-    print(f"{written}; {len(kept)} cases in index.json", file=sys.stderr)
+    total = replace_in_index(ROOT, lambda e: e["path"].startswith(tuple(s + "/" for s in SETS)), kept)
+    print(f"{written}; {total} cases in index.json", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,17 @@ def dumps(doc):
     return re.sub(r"\[\n\s*([^\[\]{}]*?)\n\s*\]", flat, text) + "\n"
 
 
+def replace_in_index(root, stale, entries):
+    """index.json under root with the entries stale(entry) picks replaced by entries."""
+    path = os.path.join(root, "index.json")
+    with open(path) as f:
+        index = json.load(f)
+    index["cases"] = [e for e in index["cases"] if not stale(e)] + list(entries)
+    with open(path, "w") as f:
+        f.write(dumps(index))
+    return len(index["cases"])
+
+
 def float32_number(value):
     """A float32 value as the decimal that reads back to it exactly."""
     return float(np.float32(value))

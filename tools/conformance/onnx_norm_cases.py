@@ -14,15 +14,15 @@ is fixed so a rerun writes the same files.
   build/venv/bin/pip install onnx==1.23.2 numpy
   build/venv/bin/python tools/conformance/onnx_norm_cases.py
 """
-import json
 import os
-import re
 import sys
 import warnings
 
 import numpy as np
 import onnx
 from onnx.backend.test.case.node import collect_testcases
+
+from case_files import dumps, replace_in_index
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data", "conformance")
 PREFIXES = ("test_layer_normalization", "test_rms_normalization")
@@ -34,13 +34,6 @@ SEMANTICS = {
     "RMSNormalization": "Over the dims [axis, rank): y = x / sqrt(E[x^2] + epsilon) * Scale, Scale "
     "broadcast numpy-style (right-aligned).",
 }
-
-
-def dumps(doc):
-    """JSON as the set writes it: indent 1, lists of numbers and strings on one line."""
-    text = json.dumps(doc, indent=1)
-    flat = lambda m: "[" + ", ".join(p.strip() for p in m.group(1).split(",\n")) + "]"
-    return re.sub(r"\[\n\s*([^\[\]{}]*?)\n\s*\]", flat, text) + "\n"
 
 
 def attribute(node, name, default):
@@ -141,18 +134,13 @@ def main():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         cases = [c for c in collect_testcases(None) if c.name.startswith(PREFIXES) and "expanded" not in c.name]
-    index_path = os.path.join(ROOT, "index.json")
-    with open(index_path) as f:
-        index = json.load(f)
-    kept = [e for e in index["cases"] if not e["name"].startswith(PREFIXES)]
+    entries = []
     worst = 0.0
     for c in cases:
         entry, dev = convert(c)
-        kept.append(entry)
+        entries.append(entry)
         worst = max(worst, dev)
-    index["cases"] = kept
-    with open(index_path, "w") as f:
-        f.write(dumps(index))
+    replace_in_index(ROOT, lambda e: e["name"].startswith(PREFIXES), entries)
     print(f"{len(cases)} cases; largest deviation of ONNX's outputs from float64: {worst:.3g}", file=sys.stderr)
 
 
