@@ -2,7 +2,8 @@
 BERT, mean pooling, normalisation) on batches of 128-token inputs, for
 stock eager, stock SDPA and eager with simdax, at 1 and 2 threads; plus the
 share of time in the operators simdax replaces (LayerNorm, attention
-softmax), from the torch profiler. Prints a markdown table.
+softmax) and their mean time per call, from the torch profiler. Prints two
+markdown tables.
 
     build/pyenv/bin/python examples/python/minilm_latency.py [--quick]
 """
@@ -22,10 +23,10 @@ from sentences import SENTENCES
 SEQ = 128
 BATCHES = {1: 60, 32: 8}  # batch -> timed repetitions
 REPLACED = {  # profiler op names of the replaced operators, per variant
-    "eager": ("aten::layer_norm", "aten::softmax"),
+    "eager": ("aten::layer_norm", "aten::softmax"),  # the scores' scaling (aten::mul) not counted
     "sdpa": ("aten::layer_norm",),  # the softmax is inside SDPA's fused kernel
-    "simdax": ("simdax::mvn", "simdax::softmax"),
-    "simdax-1t": ("simdax::mvn", "simdax::softmax"),
+    "simdax": ("simdax::layer_norm", "simdax::attention_softmax"),  # scale fused
+    "simdax-1t": ("simdax::layer_norm", "simdax::attention_softmax"),
 }
 
 
@@ -52,7 +53,9 @@ def latencies_ms(models: dict, inputs: dict, reps: int) -> dict:
     return {v: min(t) for v, t in times.items()}
 
 
-def replaced_share(model, f: dict, names, reps: int = 3) -> float:
+def replaced_share(model, f: dict, names, reps: int = 3):
+    """The replaced ops' share of the profiled time, and each one's mean CPU
+    time per call in us (the profiler's own cost included)."""
     with torch.inference_mode():
         model(dict(f))
         with profile(activities=[ProfilerActivity.CPU]) as prof:
@@ -61,7 +64,8 @@ def replaced_share(model, f: dict, names, reps: int = 3) -> float:
     events = prof.key_averages()
     total = sum(e.self_cpu_time_total for e in events)
     replaced = sum(e.cpu_time_total for e in events if e.key in names)
-    return replaced / total
+    per_call = {e.key: e.cpu_time_total / e.count for e in events if e.key in names}
+    return replaced / total, per_call
 
 
 def main() -> None:
@@ -76,8 +80,8 @@ def main() -> None:
             inputs = {v: features(model, batch) for v, model in models.items()}
             row = {"threads": threads, "batch": batch, **latencies_ms(models, inputs, reps)}
             for v, model in models.items():
-                row[v + "_share"] = replaced_share(model, inputs[v], REPLACED[v],
-                                                   1 if batch > 1 else 5)
+                row[v + "_share"], row[v + "_per_call"] = replaced_share(
+                    model, inputs[v], REPLACED[v], 1 if batch > 1 else 5)
             rows.append(row)
     info = simdax.info()
     load_after = os.getloadavg()
@@ -93,6 +97,15 @@ def main() -> None:
         print(f"| {r['threads']} | {r['batch']}x{SEQ} | {r['eager']:.1f} | {r['sdpa']:.1f} | "
               f"{r['simdax']:.1f} | {r['simdax-1t']:.1f} | {r['eager_share']:.1%} / "
               f"{r['sdpa_share']:.1%} / {r['simdax_share']:.1%} / {r['simdax-1t_share']:.1%} |")
+    print("\nMean CPU time per call inside the model (torch profiler), us: LayerNorm / "
+          "softmax (torch: the softmax alone; simdax: scale and softmax)\n")
+    print("| threads | batch x tokens | stock eager | eager + simdax | eager + simdax, simdax ops "
+          "on 1 thread |")
+    print("| --- | --- | --- | --- | --- |")
+    for r in rows:
+        cells = [" / ".join(f"{r[v + '_per_call'].get(n, float('nan')):.0f}"
+                            for n in REPLACED[v]) for v in ("eager", "simdax", "simdax-1t")]
+        print(f"| {r['threads']} | {r['batch']}x{SEQ} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _simdax
-from ._arrays import Operand, empty_like_operand, operand, with_rank
+from ._arrays import Operand, _torch, empty_like_operand, operand, with_rank
 from ._run import thread_count
 
 # simdax_operand indices (include/simdax/simdax_typed.h).
@@ -111,10 +111,11 @@ def layouts_of(operands: Operands) -> Layouts:
 
 
 def execute(op: _simdax.Operator, operands: Operands, threads: Optional[int],
-            created_for: Optional[Layouts] = None) -> None:
+            created_for: Optional[Layouts] = None) -> bool:
     """Runs op. created_for: the layouts op was created for when the
     operands may differ (an operator object's call); None when op was
-    created from these very operands (the functions' cache key)."""
+    created from these very operands (the functions' cache key). True when
+    the operands had op's layouts (False: the checked path ran)."""
     count = thread_count(threads)
     for o in OUTPUTS:
         if o in operands and not operands[o].writable:
@@ -124,10 +125,53 @@ def execute(op: _simdax.Operator, operands: Operands, threads: Optional[int],
         op.execute_operands({o: a.importable() for o, a in operands.items() if o not in OUTPUTS},
                             {o: a.importable() for o, a in operands.items() if o in OUTPUTS},
                             count)
-        return
+        return False
     # The layouts are the operator's: addresses suffice (importing each
     # array costs more, torch's DLPack export most).
     op.execute_operand_addresses({o: a.address for o, a in operands.items()}, count)
+    return True
+
+
+# The torch path. Gathering the operands above (reading each array into an
+# Operand, then its layout) costs about 3 us per operand in Python, more than
+# a batch-1 LayerNorm's kernel. For CPU torch tensors, their dtypes, shapes and
+# strides alone determine every layout the gathering would find, so a call
+# whose tensors match an earlier successful call's can go straight to the
+# addresses of that call's operator.
+
+
+def torch_key(arrays: Sequence[Any]) -> Optional[tuple]:
+    """(dtype, shape, strides) of each of arrays when every one is a CPU torch
+    tensor or None (kept as None); None when one is anything else."""
+    torch = _torch()
+    if torch is None:
+        return None
+    tensor = torch.Tensor
+    key = []
+    for a in arrays:
+        if a is None:
+            key.append(None)
+        elif isinstance(a, tensor) and a.is_cpu:
+            key.append((a.dtype, a.shape, a.stride()))
+        else:
+            return None
+    return tuple(key)
+
+
+def execute_torch(op: _simdax.Operator, indices: Sequence[int], arrays: Sequence[Any], out: Any,
+                  threads: Optional[int]) -> Any:
+    """Runs op on torch tensors whose torch_key an earlier call ran op with
+    (arrays[i] is operand indices[i], arrays[0] the input, None: not given);
+    out, or a new packed tensor like the input. Returns it."""
+    count = thread_count(threads)
+    x = arrays[0]
+    result = x.new_empty(x.shape) if out is None else out
+    addresses = {OUTPUT: result.data_ptr()}
+    for index, a in zip(indices, arrays):
+        if a is not None:
+            addresses[index] = a.data_ptr()
+    op.execute_operand_addresses(addresses, count)
+    return result
 
 
 def returned(results: List[Any]) -> Any:

@@ -5,16 +5,16 @@ layer_norm and rms_norm; the arrays are gathered and the operator created
 by the same code as the functions' (_operands)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Sequence, Set
 
 from . import _simdax
 from ._arrays import dtype_name, layout
 from ._isa import effective_isa
 from ._operands import (ALIBI_SLOPES, BIAS, INPUT, INV_STD_DEV, LOG_SUM_EXP, MASK, MEAN, OUTPUT,
                         SCALE, SINKS, SKIP, SKIP_BIAS, SKIP_SUM, Gathered, Layout,
-                        attention_operands, attention_params, create, execute,
+                        attention_operands, attention_params, create, execute, execute_torch,
                         log_sum_exp_shape, norm_operands, norm_params, returned,
-                        statistics_shape)
+                        statistics_shape, torch_key)
 from ._operators import Shape, _Operator
 
 
@@ -36,6 +36,8 @@ class _IndexedOperator(_Operator):
         self._declared: Dict[int, Layout] = {
             INPUT: layout(self.dtype, self._input.shape, self._input.strides),
             OUTPUT: layout(self.dtype, self._output.shape, self._output.strides)}
+        # torch_keys of calls whose tensors had the operator's layouts.
+        self._torch_keys: Set[tuple] = set()
 
     def _declare(self, index: int, what: str, shape: Optional[Shape], dtype: Any,
                  strides: Optional[Shape], full_rank: bool = False) -> None:
@@ -57,9 +59,19 @@ class _IndexedOperator(_Operator):
         self._created_for = tuple(sorted(self._declared.items()))
         self._op = create(self._kind, self._created_for, params, effective_isa(isa))
 
-    def _run(self, gathered: Gathered, threads: Optional[int]) -> Any:
-        operands, results = gathered
-        execute(self._op, operands, threads, self._created_for)
+    def _run(self, indices: Sequence[int], arrays: tuple, out: Any, one_output: bool,
+             gather: Callable[[], Gathered], threads: Optional[int]) -> Any:
+        """arrays: the operands of indices as given. one_output: the call
+        returns out alone. CPU torch tensors with the dtypes, shapes and
+        strides of an earlier call that had the operator's layouts skip the
+        gathering (_operands.torch_key)."""
+        key = torch_key(arrays + (out,)) if one_output else None
+        if key is not None and key in self._torch_keys:
+            return execute_torch(self._op, indices, arrays, out, threads)
+        operands, results = gather()
+        if execute(self._op, operands, threads, self._created_for) and key is not None \
+                and len(self._torch_keys) < 64:
+            self._torch_keys.add(key)
         return returned(results)
 
 
@@ -102,8 +114,10 @@ class AttentionSoftmax(_IndexedOperator):
         """Runs on x with the mask, slopes and sinks the operator was created
         for. Returns out (a new packed array of x's kind when None), or
         (out, log_sum_exp)."""
-        return self._run(attention_operands(x, mask, alibi_slopes, sinks, out,
-                                            self.return_log_sum_exp), threads)
+        return self._run((INPUT, MASK, ALIBI_SLOPES, SINKS), (x, mask, alibi_slopes, sinks), out,
+                         not self.return_log_sum_exp,
+                         lambda: attention_operands(x, mask, alibi_slopes, sinks, out,
+                                                    self.return_log_sum_exp), threads)
 
 
 class _Normalization(_IndexedOperator):
@@ -139,10 +153,13 @@ class _Normalization(_IndexedOperator):
                               None)
         self._create(norm_params(self.axis, epsilon), isa)
 
-    def _gather(self, x: Any, scale: Any, bias: Any, skip: Any, skip_bias: Any,
-                out: Any) -> Gathered:
-        return norm_operands(x, scale, bias, skip, skip_bias, out, self.axis,
-                             self.return_skip_sum, self.return_mean_inv_std)
+    def _normalize(self, x: Any, scale: Any, bias: Any, skip: Any, skip_bias: Any, out: Any,
+                   threads: Optional[int]) -> Any:
+        return self._run((INPUT, SCALE, BIAS, SKIP, SKIP_BIAS), (x, scale, bias, skip, skip_bias),
+                         out, not (self.return_skip_sum or self.return_mean_inv_std),
+                         lambda: norm_operands(x, scale, bias, skip, skip_bias, out, self.axis,
+                                               self.return_skip_sum,
+                                               self.return_mean_inv_std), threads)
 
 
 class LayerNorm(_Normalization):
@@ -182,7 +199,7 @@ class LayerNorm(_Normalization):
                  skip_bias: Any = None, out: Any = None, threads: Optional[int] = None) -> Any:
         """Runs on x with the operands the operator was created for. Returns
         out, followed by the skip sum, mean and inv_std_dev when asked."""
-        return self._run(self._gather(x, scale, bias, skip, skip_bias, out), threads)
+        return self._normalize(x, scale, bias, skip, skip_bias, out, threads)
 
 
 class RMSNorm(_Normalization):
@@ -211,4 +228,4 @@ class RMSNorm(_Normalization):
                  out: Any = None, threads: Optional[int] = None) -> Any:
         """Runs on x with the operands the operator was created for. Returns
         out, or (out, skip sum) with return_skip_sum."""
-        return self._run(self._gather(x, scale, None, skip, skip_bias, out), threads)
+        return self._normalize(x, scale, None, skip, skip_bias, out, threads)
