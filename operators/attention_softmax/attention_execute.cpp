@@ -158,7 +158,7 @@ struct RowWalk {
         float* lse = lse_at(off);
         if (w.j0 == w.j1) {
             fill_keys(off, 0, skv);
-            if (lse) *lse = attn_state::log_sum_exp(attn_state::with_sink({-__builtin_inff(), 0.0f}, a.sink));
+            if (lse) *lse = attn_state::empty_lse(a.sink);
             return;
         }
         fill_keys(off, 0, w.j0);

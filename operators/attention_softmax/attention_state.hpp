@@ -59,6 +59,9 @@ static inline KeyWindow key_window(simdax_causal causal, int64_t window, int64_t
 
 static inline size_t mask_bytes(DType d) { return d == DType::f32 ? 4 : d == DType::u8 ? 1 : 2; }
 
+// The log-sum-exp of a row that shows no key: the sink's logit, or -inf.
+static inline float empty_lse(float sink) { return log_sum_exp(with_sink({-__builtin_inff(), 0.0f}, sink)); }
+
 // Each query of q as the AttnRowArgs of its visible keys, to row(a); a
 // query that sees no key gets its lse here and empty(y) for its whole row.
 // esize: the bytes of a score.
@@ -73,7 +76,7 @@ static inline void for_each_query(const AttnQueries& q, size_t esize, Row row, E
         char* y = q.y + ptrdiff_t(i) * q.y_step;
         a.lse = q.lse ? q.lse + ptrdiff_t(i) * q.lse_step : nullptr;
         if (w.j0 == w.j1) {
-            if (a.lse) *a.lse = log_sum_exp(with_sink({-__builtin_inff(), 0.0f}, a.sink));
+            if (a.lse) *a.lse = empty_lse(a.sink);
             empty(y);
             continue;
         }

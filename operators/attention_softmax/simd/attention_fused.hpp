@@ -38,8 +38,7 @@ void fused_row(const AttnRowArgs& a) {
         bool nan = false;
         for (size_t k = 0; k < kFuseVecs; ++k) nan |= V::bits(V::isnan(z[k])) != 0;
         if (!nan) {
-            const AttnState fin = attn_state::with_sink({-__builtin_inff(), 0.0f}, a.sink);
-            if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
+            if (a.lse) *a.lse = attn_state::empty_lse(a.sink);
             return fill(y, n, false);
         }
         m = __builtin_nanf("");
