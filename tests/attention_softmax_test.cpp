@@ -129,6 +129,19 @@ TEST(AttentionSoftmax, StreamedOutputBeyondTheCaches) {
         c.seed = 1100 + uint32_t(dt);
         run_attention_case(c);
     }
+    // Softmax rows short enough to stay in registers, streamed from there:
+    // rows of 128 (AVX-512) or 64 keys (AVX2) each at the vector alignment,
+    // and rows of 100 keys, most of them off it (the buffer passes instead).
+    for (int64_t keys : {128, 64, 100}) {
+        Case c;
+        c.y_gaps = 0;
+        c.shape = {8, 4200 * 128 / keys, keys};
+        c.mask = true;
+        c.mask_bcast = {false, true, false};
+        c.scale = 0.125f;
+        c.seed = 1110 + uint32_t(keys);
+        run_attention_case(c);
+    }
 }
 
 TEST(AttentionSoftmax, FullyMaskedRowsNanAndInf) {

@@ -58,7 +58,8 @@ void run_attention_case(const Case& c, bool one_shot) {
     });
     std::unique_ptr<TensorBuffer> y, mask, slopes, sinks, lse;
     if (!c.in_place)
-        y = std::make_unique<TensorBuffer>(c.dt, c.shape, strides_for(c.shape, c.layout), Role::Output, 2, 2);
+        y = std::make_unique<TensorBuffer>(c.dt, c.shape, strides_for(c.shape, c.layout), Role::Output,
+                                           c.y_gaps, c.y_gaps);
     std::vector<int64_t> row_shape = c.shape;
     row_shape[r - 1] = 1;
     if (c.mask) {

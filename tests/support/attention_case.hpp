@@ -27,6 +27,9 @@ struct Case {
     Layout layout = Layout::packed;
     double nan_rate = 0, inf_rate = 0, neg_inf_mask_rate = 0.1;
     uint32_t seed = 1;
+    // Gap elements before and after y's span; 0: y ends at its guard page,
+    // at the vector alignment when its bytes are a multiple of 64.
+    int64_t y_gaps = 2;
 };
 
 // Runs c through create + execute_bound (or the one-shot call) and checks

@@ -13,7 +13,7 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 namespace attn {
 
 // Full: n is kFuseVecs vectors exactly (no test per vector: z[] stays in
-// registers).
+// registers). a.stream: y is at its vector alignment (row()).
 template <bool Full, class T, class MT, int FL, int DEG>
 void fused_row(const AttnRowArgs& a) {
     const Consts c(a);
@@ -58,7 +58,9 @@ void fused_row(const AttnRowArgs& a) {
     SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
         const size_t at = k * V::N;
         if (!Full && at >= n) break;
-        if (Full || n - at >= V::N)
+        if ((Full || n - at >= V::N) && a.stream)
+            V::stream(y + at, V::mul(z[k], scale));
+        else if (Full || n - at >= V::N)
             V::store(y + at, V::mul(z[k], scale));
         else
             V::storen(y + at, V::mul(z[k], scale), n - at);

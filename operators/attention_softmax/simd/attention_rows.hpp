@@ -295,17 +295,20 @@ void keys_row(const AttnRowArgs& a) {
 template <class T, class MT, int FL, int DEG>
 void row(const AttnRowArgs& a) {
     T* y = static_cast<T*>(a.y);
-    // Streamed rows take the buffer's passes, whose output pass writes the
-    // excluded keys too (store_row).
+    // Streamed, a row is held in registers when whole and at y's vector
+    // alignment; other streamed rows take the buffer's passes, whose output
+    // pass writes the excluded keys too (store_row).
+    const bool fused = !a.log && a.n <= kFuseVecs * V::N &&
+                       (!a.stream || (a.before == 0 && a.after == 0 &&
+                                      reinterpret_cast<uintptr_t>(y) % (V::N * sizeof(T)) == 0));
     if (!a.stream || a.n > kBlock) {
         if (a.before) fill(y - a.before, a.before, a.log);
         if (a.after) fill(y + a.n, a.after, a.log);
     }
-    if (!a.log && !a.stream && a.n <= kFuseVecs * V::N)
+    if (fused)
         fused_softmax_row<T, MT, FL, DEG>(a);
     else
         keys_row<T, MT, FL, DEG>(a);
-    if (a.stream) stream_fence();
 }
 
 // The kernel F<T, MT, FL> for the row's softcap and ALiBi.
@@ -335,6 +338,9 @@ struct RowsK {
         attn_state::for_each_query(
             *q, sizeof(T), [](const AttnRowArgs& r) { row<T, MT, FL, DEG>(r); },
             [&](char* y) { fill(reinterpret_cast<T*>(y), size_t(q->keys), a.log); });
+        // Once per call, not per row: a fence drains the write-combining
+        // buffers (a row of 128 keys took 3x as long with one each).
+        if (a.stream) stream_fence();
     }
     static void run(const AttnRowArgs& a, const AttnQueries* q) {
         // Degree 3 where its error stays below the output's rounding (as
