@@ -4,9 +4,12 @@
 //   simdax_lib_ab OLD.so NEW.so OP DTYPE SHAPE [AXES] [SCALE_BIAS] [ISA] [SAMPLES]
 //   simdax_lib_ab old/libsimdax.so.0 new/libsimdax.so.0 mvn f32 64x128x768 2 1x1x768 avx512
 //
-// OP: log_softmax, softmax, hardmax, mvn, hard_sigmoid, relu, attention_softmax;
-// AXES "2,3" ("-" for none); SCALE_BIAS an MVN Scale/Bias shape ("-" for
-// none). attention_softmax: scale 0.125 over the last axis, SCALE_BIAS the
+// OP: log_softmax, softmax, hardmax, mvn, hard_sigmoid, relu, attention_softmax,
+// layer_norm, rms_norm, skip_layer_norm (LayerNorm with a residual of the
+// input's shape);
+// AXES "2,3" ("-" for none; the norms: the first normalized axis);
+// SCALE_BIAS an MVN or norm Scale/Bias shape ("-" for none; the norms need
+// one). attention_softmax: scale 0.125 over the last axis, SCALE_BIAS the
 // float32 mask's shape, AXES "causal" for bottom-right causal (else "-"). Both libraries
 // are dlopen'ed RTLD_LOCAL (each binds its own symbols; this program links
 // neither), create the same operator, and run on the same buffers (placed as
@@ -123,6 +126,7 @@ int main(int argc, char** argv) {
     const std::string op = argv[3], dtype_name = argv[4];
     const std::vector<int64_t> shape = parse_list(argv[5], 'x');
     const bool attention = op == "attention_softmax";
+    const bool norm = op == "layer_norm" || op == "rms_norm" || op == "skip_layer_norm";
     const bool causal = attention && argc > 6 && std::string(argv[6]) == "causal";
     const std::vector<int64_t> axes64 = parse_list(argc > 6 && !attention ? argv[6] : "-", ',');
     const std::vector<int64_t> sb_shape = parse_list(argc > 7 ? argv[7] : "-", 'x');
@@ -155,6 +159,9 @@ int main(int argc, char** argv) {
     void* scale = sb_shape.empty() || attention ? nullptr : timing_buffer(size_t(sb_count) * esize);
     void* bias = sb_shape.empty() || attention ? nullptr : timing_buffer(size_t(sb_count) * esize);
     void* mask = sb_shape.empty() || !attention ? nullptr : timing_buffer(size_t(sb_count) * 4);
+    void* skip = op == "skip_layer_norm" ? timing_buffer(size_t(count) * esize) : nullptr;
+    if (skip) fill(skip, dtype, count, -1.0, 1.0, 5);
+    if (norm && (!scale || axes.size() != 1)) Library::fail("the norms need one axis and a Scale shape");
     if (mask) fill(mask, SIMDAX_DTYPE_FLOAT32, sb_count, -2.0, 0.0, 4);
     fill(x, dtype, count, -5.0, 5.0, 1);
     if (scale) fill(scale, dtype, sb_count, 0.5, 1.5, 2);
@@ -186,6 +193,12 @@ int main(int argc, char** argv) {
         causal ? SIMDAX_CAUSAL_BOTTOM_RIGHT : SIMDAX_CAUSAL_NONE,
         0,
         0};
+    const int32_t norm_axis = axes.empty() ? 0 : int32_t(axes[0]);
+    const simdax_layer_normalization_desc ln_desc = {&tensor,   &sb,     &sb,     &tensor,
+                                                     norm_axis, 1e-5f,   1,       skip ? &tensor : nullptr,
+                                                     nullptr,   nullptr, nullptr, nullptr};
+    const simdax_rms_normalization_desc rms_desc = {&tensor, &sb,     &tensor, norm_axis, 1e-5f,
+                                                    1,       nullptr, nullptr, nullptr};
     const simdax_hard_sigmoid_desc hs_desc = {&tensor, &tensor, 0.2f, 0.5f};
     const simdax_activation_op_desc relu_desc = {
         &tensor, &tensor, {SIMDAX_ACTIVATION_RELU, 0.0f, 0.0f, 0.0f}};
@@ -204,6 +217,10 @@ int main(int argc, char** argv) {
         desc = {SIMDAX_OPERATOR_ACTIVATION, &relu_desc};
     else if (attention)
         desc = {SIMDAX_OPERATOR_ATTENTION_SOFTMAX, &attention_desc};
+    else if (op == "layer_norm" || op == "skip_layer_norm")
+        desc = {SIMDAX_OPERATOR_LAYER_NORMALIZATION, &ln_desc};
+    else if (op == "rms_norm")
+        desc = {SIMDAX_OPERATOR_RMS_NORMALIZATION, &rms_desc};
     else
         Library::fail("unknown OP");
 
@@ -219,6 +236,9 @@ int main(int argc, char** argv) {
     bound[SIMDAX_OPERAND_INPUT].data = x;
     bound[SIMDAX_OPERAND_OUTPUT].data = y;
     bound[SIMDAX_OPERAND_MASK].data = mask;
+    bound[SIMDAX_OPERAND_SCALE].data = norm ? scale : nullptr;
+    bound[SIMDAX_OPERAND_BIAS].data = norm && op != "rms_norm" ? bias : nullptr;
+    bound[SIMDAX_OPERAND_SKIP].data = skip;
     const simdax_operand_bindings operands = {
         SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS), SIMDAX_OPERAND_COUNT,
         bound};
@@ -227,8 +247,8 @@ int main(int argc, char** argv) {
     auto run = [&](int k, int iterations) {
         const auto start = clock::now();
         for (int i = 0; i < iterations; ++i)
-            attention ? libs[k]->execute_bound(ops[k], &operands, nullptr)
-                      : libs[k]->execute(ops[k], &bindings);
+            attention || norm ? libs[k]->execute_bound(ops[k], &operands, nullptr)
+                              : libs[k]->execute(ops[k], &bindings);
         return std::chrono::duration<double, std::micro>(clock::now() - start).count() / iterations;
     };
     const int iterations = std::max(1, int(20000.0 / std::max(run(0, 1), 1e-3)));  // ~20 ms a sample

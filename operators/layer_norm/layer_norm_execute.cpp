@@ -36,6 +36,9 @@ struct RunSource {
     char* base[kOperands];
     bool stream;  // the output with non-temporal stores
     const char* ahead[2];
+    // The last group of the call: its last stores are fenced (one fence
+    // per call, not per row: each drains the write-combining buffers).
+    bool last;
     Chunk load(int64_t c0, size_t, bool) const {
         Chunk c{};
         for (int o = 0; o < kOperands; ++o)
@@ -60,6 +63,7 @@ struct TileSource {
     char* base[kOperands];
     static constexpr bool stream = false;  // y is a tile
     static constexpr const char* ahead[2] = {nullptr, nullptr};
+    static constexpr bool last = false;
     // A tile per operand it moves (slot_of), 4 bytes an element at most.
     alignas(64) char tile[7][kTileChunk * 4];
     static int slot_of(int o) {
@@ -138,6 +142,7 @@ void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut&
                 p.dtypes[kBias] != p.dtype,
                 false,
                 src.stream,
+                false,
                 {src.ahead[0], src.ahead[1]}};
     const auto finish = [&](const NormMoments& m) {
         const double m2 = m.m2 < 0 ? 0.0 : m.m2;  // rounding of a constant row's sums
@@ -148,9 +153,10 @@ void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut&
         if (out.mean) *out.mean = float(a.mean);
         if (out.inv) *out.inv = float(a.inv);
     };
-    const auto apply = [&](const Chunk& c, const void* row, size_t len) {
+    const auto apply = [&](const Chunk& c, const void* row, size_t len, bool row_end) {
         a.scale = c.at[kScale];
         a.bias = c.at[kBias];
+        a.fence = src.stream && src.last && row_end;
         p.k.norm_apply(row, c.at[kY], len, &a);
     };
     if (n <= chunk) {
@@ -159,7 +165,7 @@ void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut&
         NormMoments m;
         p.k.norm_moments(row, n, rms, &m);
         finish(m);
-        apply(c, row, n);
+        apply(c, row, n, true);
         src.store(0, n, c, false);
         src.store(0, n, c, true);
         return;
@@ -177,7 +183,7 @@ void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut&
     for (size_t c0 = 0; c0 < n; c0 += chunk) {
         const size_t len = std::min(chunk, n - c0);
         const Chunk c = src.load(int64_t(c0), len, false);
-        apply(c, row_of(p, c, len, false, buf), len);
+        apply(c, row_of(p, c, len, false, buf), len, c0 + len == n);
         src.store(int64_t(c0), len, c, true);
     }
 }
@@ -213,7 +219,11 @@ __attribute__((noinline)) void run_groups_in_place(const Plan& p, const Buffers&
         }
         // An output beyond the caches is streamed: plain stores would read
         // each line for ownership first.
-        RunSource src{p, {}, uint64_t(p.total) * p.esize_of[kY] >= kernels::kStreamBytes, {next[0], next[1]}};
+        RunSource src{p,
+                      {},
+                      uint64_t(p.total) * p.esize_of[kY] >= kernels::kStreamBytes,
+                      {next[0], next[1]},
+                      g + 1 == g1};
         for (int o = 0; o < kOperands; ++o)
             src.base[o] = p.has_operand[o] ? b.at[o] + off[o] * int64_t(p.esize_of[o]) : nullptr;
         run_group(

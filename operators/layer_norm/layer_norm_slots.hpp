@@ -34,6 +34,7 @@ struct NormApply {
     bool scale_f32, bias_f32;
     bool wide;
     bool stream;
+    bool fence;  // stream: this row ends the call's rows; the stores are fenced
     const char* ahead[2];
 };
 

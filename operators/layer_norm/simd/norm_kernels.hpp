@@ -255,7 +255,7 @@ void apply_row(const typename Vec<T>::E* b, T* y, size_t n, const NormApply& a) 
             V::store(y + i, out);
         i += m;
     }
-    if (a.stream) stream_fence();
+    if (a.fence) stream_fence();
 }
 
 }  // namespace norm
