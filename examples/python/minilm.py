@@ -12,20 +12,20 @@ from sentence_transformers import SentenceTransformer  # noqa: E402
 
 from simdax_bert import use_simdax  # noqa: E402
 
-VARIANTS = ("eager", "sdpa", "simdax", "simdax-1t")
+VARIANTS = ("eager", "sdpa", "simdax", "simdax-pool")
 
 
 def load(variant: str, dtype: torch.dtype = torch.float32) -> SentenceTransformer:
     """variant: "eager" (stock), "sdpa" (stock, PyTorch's fused attention),
-    "simdax" (eager with simdax LayerNorm and attention softmax, on as many
-    threads as torch) or "simdax-1t" (the same, simdax operators on the
-    calling thread only)."""
+    "simdax" (eager with simdax LayerNorm and attention softmax, these on the
+    calling thread: use_simdax's default) or "simdax-pool" (the same, simdax
+    operators on simdax's own pool, as many threads as torch)."""
     attn = "sdpa" if variant == "sdpa" else "eager"
     model = SentenceTransformer(str(get_model_path()), device="cpu",
                                 model_kwargs={"attn_implementation": attn})
     model = model.to(dtype).eval()
     if variant.startswith("simdax"):
-        use_simdax(model, threads=1 if variant == "simdax-1t" else None)
+        use_simdax(model, threads=None if variant == "simdax-pool" else 1)
     return model
 
 
