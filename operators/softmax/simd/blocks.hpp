@@ -42,10 +42,12 @@ inline typename Vec<T>::E block_max(const T* x, size_t n, typename Vec<T>::E* co
     const R ninf = V::set1(-__builtin_inf());
     R m0 = ninf, m1 = ninf, m2 = ninf, m3 = ninf;
     size_t i = 0;
-    // Aligned loads for the main loop (this pass streams from L2 or memory).
+    // Aligned loads for the main loop (this pass streams from L2 or memory),
+    // in rows of 2 KiB or more: in shorter ones the partial head load (and
+    // the tail it leaves) costs more than the split loads it saves.
     constexpr size_t W = V::N * sizeof(T);
     const uintptr_t xa = reinterpret_cast<uintptr_t>(x);
-    if (n >= 8 * V::N && xa % sizeof(T) == 0 && xa % W != 0) {
+    if (n * sizeof(T) >= 2048 && xa % sizeof(T) == 0 && xa % W != 0) {
         i = (W - xa % W) / sizeof(T);
         m3 = V::loadn(x, i, ninf);
         if (copy) VE::storen(copy, m3, i);
