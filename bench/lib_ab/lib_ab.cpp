@@ -20,6 +20,7 @@
 // two file names) shows the tool's own spread: 0.99-1.01 here.
 // SIMDAX_AB_OFFSETS=IN,OUT puts the input and output that many bytes past a
 // 64-byte boundary (default 0,0), as malloc'ed buffers often sit.
+// SIMDAX_AB_SOFTCAP=C gives attention_softmax a softcap of C (default 0: off).
 #include <simdax/simdax.h>
 
 #include <dlfcn.h>
@@ -189,7 +190,7 @@ int main(int argc, char** argv) {
         &tensor,
         nullptr,
         0.125f,
-        0.0f,
+        std::getenv("SIMDAX_AB_SOFTCAP") ? std::strtof(std::getenv("SIMDAX_AB_SOFTCAP"), nullptr) : 0.0f,
         causal ? SIMDAX_CAUSAL_BOTTOM_RIGHT : SIMDAX_CAUSAL_NONE,
         0,
         0};

@@ -46,7 +46,6 @@ using attn_state::kLog2e;
 // The loop-invariant vectors of a row's logits.
 struct Consts {
     R scale, cap, linear, log2e, slope, pos, idx;
-    bool softcap;
     explicit Consts(const AttnRowArgs& a)
         : scale(V::set1(a.scale)),
           cap(V::set1(a.softcap)),
@@ -54,8 +53,7 @@ struct Consts {
           log2e(V::set1(kLog2e)),
           slope(V::set1(a.slope)),
           pos(V::set1(a.pos)),
-          idx(iota()),
-          softcap(a.softcap != 0.0f) {}
+          idx(iota()) {}
 };
 
 // 2^t for t <= 0 (NaN stays NaN; -inf gives 0), by a polynomial of degree
@@ -71,20 +69,19 @@ SIMDAX_INLINE R exp_below(R z, R m, R log2e) {
 }
 
 // The logits of keys j..j+cnt (cnt < N only when Tail; the lanes past cnt
-// are -inf). FL 1: softcap (when on) and ALiBi (0 when off), for rows with
-// either; FL 0: neither, with no test per vector. Two variants, not four:
-// each doubles the instantiations (compile time) for a rare row's one FMA.
+// are -inf). FL: bit 0 softcap, bit 1 ALiBi (compile-time: no test per
+// vector; folding the four variants into two cost softcap rows 21%).
 template <bool Tail, int FL, class T, class MT>
 SIMDAX_INLINE R logit(const Consts& c, const T* x, const MT* mk, size_t j, size_t cnt) {
     R z = Tail ? V::loadn(x + j, cnt, V::zero()) : V::load(x + j);
     z = V::mul(z, c.scale);
     // Divided, not folded into scale: scale / softcap may underflow to 0
     // (an infinite score then gives NaN instead of +-softcap).
-    if (FL != 0 && c.softcap)
+    if constexpr ((FL & 1) != 0)
         z = V::blend(V::lt(V::abs(z), c.linear), V::mul(c.cap, tanh_v<V>(V::div(z, c.cap))), z);
     if constexpr (!std::is_same_v<MT, NoMask> && !std::is_same_v<MT, uint8_t>)
         z = V::add(Tail ? V::loadn(mk + j, cnt, V::zero()) : V::load(mk + j), z);
-    if constexpr (FL != 0) z = V::fma(c.slope, V::add(c.idx, V::add(c.pos, V::set1(float(j)))), z);
+    if constexpr ((FL & 2) != 0) z = V::fma(c.slope, V::add(c.idx, V::add(c.pos, V::set1(float(j)))), z);
     if constexpr (std::is_same_v<MT, uint8_t>) {
         // Last: masked keys become -inf whatever their score or slope (NaN
         // included). A tail's bytes are copied: N bytes would read past it.
@@ -314,8 +311,13 @@ void row(const AttnRowArgs& a) {
 // The kernel F<T, MT, FL> for the row's softcap and ALiBi.
 template <template <class, class, int> class F, class T, class MT, class... Args>
 void with_flags(const AttnRowArgs& a, Args... args) {
-    if (a.softcap != 0.0f || a.slope != 0.0f) return F<T, MT, 1>::run(a, args...);
-    F<T, MT, 0>::run(a, args...);
+    const int fl = (a.softcap != 0.0f ? 1 : 0) | (a.slope != 0.0f ? 2 : 0);
+    switch (fl) {
+        case 0: return F<T, MT, 0>::run(a, args...);
+        case 1: return F<T, MT, 1>::run(a, args...);
+        case 2: return F<T, MT, 2>::run(a, args...);
+        default: return F<T, MT, 3>::run(a, args...);
+    }
 }
 
 // ... and for the row's mask dtype.
