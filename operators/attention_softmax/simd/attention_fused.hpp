@@ -55,27 +55,21 @@ void fused_row(const AttnRowArgs& a) {
     if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
     // The powers are relative to the row's max; a larger sink moved it.
     const R scale = V::set1(fin.m == st.m ? 1.0f / fin.s : std::exp(st.m - fin.m) / fin.s);
-    // Two loops, not a test per store: the test cost softcap rows (whose
-    // tanh holds more registers) about 10% on AVX-512.
-    if (a.stream) {
+    // A loop per store kind, not a test per store.
+    const auto store_all = [&](auto store) {
         SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
             const size_t at = k * V::N;
             if (!Full && at >= n) break;
             if (Full || n - at >= V::N)
-                V::stream(y + at, V::mul(z[k], scale));
+                store(y + at, V::mul(z[k], scale));
             else
                 V::storen(y + at, V::mul(z[k], scale), n - at);
         }
-        return;
-    }
-    SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
-        const size_t at = k * V::N;
-        if (!Full && at >= n) break;
-        if (Full || n - at >= V::N)
-            V::store(y + at, V::mul(z[k], scale));
-        else
-            V::storen(y + at, V::mul(z[k], scale), n - at);
-    }
+    };
+    if (a.stream)
+        store_all([](T* p, R v) { V::stream(p, v); });
+    else
+        store_all([](T* p, R v) { V::store(p, v); });
 }
 
 template <class T, class MT, int FL, int DEG>
