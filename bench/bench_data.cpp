@@ -136,6 +136,32 @@ const DataSet& workload_data(const Workload& w) {
     return *g_data.data;
 }
 
+simdax_status execute_workload(const simdax_operator* op, const Workload& w, const DataSet& data,
+                               const void* in, void* out, const simdax_parallel* par) {
+    const void* bias = w.op == Op::RmsNorm ? nullptr : data.bias.data();  // RMSNormalization has none
+    // AttentionSoftmax (its mask in the scale buffer) and a skip: every
+    // operand bound by index.
+    if (w.op == Op::AttentionSoftmax || data.skip.data() != nullptr) {
+        simdax_buffer_binding operands[SIMDAX_OPERAND_COUNT] = {};
+        operands[SIMDAX_OPERAND_INPUT].data = const_cast<void*>(in);
+        operands[SIMDAX_OPERAND_OUTPUT].data = out;
+        if (w.op == Op::AttentionSoftmax) {
+            operands[SIMDAX_OPERAND_MASK].data = w.scale_bias.empty() ? nullptr : data.scale.data();
+        } else {
+            operands[SIMDAX_OPERAND_SCALE].data = data.scale.data();
+            operands[SIMDAX_OPERAND_BIAS].data = const_cast<void*>(bias);
+            operands[SIMDAX_OPERAND_SKIP].data = data.skip.data();
+        }
+        const simdax_operand_bindings bound = {
+            SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
+            SIMDAX_OPERAND_COUNT, operands};
+        return simdax_operator_execute_bound(op, &bound, par);
+    }
+    const simdax_bindings bindings = {in, data.scale.data(), bias, out};
+    return par ? simdax_operator_execute_parallel(op, &bindings, par)
+               : simdax_operator_execute(op, &bindings);
+}
+
 const DataSet& memcpy_data(const Workload& w) {
     const std::string key = memcpy_name(w);
     if (g_data.data && g_data.key == key) return *g_data.data;

@@ -60,6 +60,12 @@ const DataSet& memcpy_data(const Workload& w);
 // the library planned it for another ISA than the one asked for.
 const simdax_operator* workload_operator(const Workload& w, simdax_isa isa, std::string* error);
 
+// Executes op (w's operator) on input `in` and output `out`, the other
+// operands from data (w's mask, Scale/Bias, skip), each bound as the
+// operator reads it; par: a parallel-for (nullptr: this thread).
+simdax_status execute_workload(const simdax_operator* op, const Workload& w, const DataSet& data,
+                               const void* in, void* out, const simdax_parallel* par);
+
 // Fills count elements of dtype at dst with values lo + (hi - lo) * t,
 // t roughly normal on [0, 1] (mean of 4 uniforms), from seed.
 void fill_random(void* dst, simdax_dtype dtype, int64_t count, double lo, double hi, uint64_t seed);

@@ -47,33 +47,10 @@ void run_operator(benchmark::State& state, const Workload* w, simdax_isa isa, bo
         return;
     }
     const DataSet& data = workload_data(*w);
-    simdax_bindings bindings = {};
-    bindings.input = data.input.data();
-    bindings.scale = data.scale.data();
-    bindings.bias = w->op == Op::RmsNorm ? nullptr : data.bias.data();  // RMSNormalization has none
-    bindings.output = data.output.data();
-    // AttentionSoftmax (its mask in the scale buffer) and a skip: every
-    // operand bound by index.
-    simdax_buffer_binding operands[SIMDAX_OPERAND_COUNT] = {};
-    operands[SIMDAX_OPERAND_INPUT].data = data.input.data();
-    operands[SIMDAX_OPERAND_OUTPUT].data = data.output.data();
-    if (w->op == Op::AttentionSoftmax) {
-        operands[SIMDAX_OPERAND_MASK].data = w->scale_bias.empty() ? nullptr : data.scale.data();
-    } else {
-        operands[SIMDAX_OPERAND_SCALE].data = data.scale.data();
-        operands[SIMDAX_OPERAND_BIAS].data = const_cast<void*>(bindings.bias);
-        operands[SIMDAX_OPERAND_SKIP].data = data.skip.data();
-    }
-    const simdax_operand_bindings bound = {
-        SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS), SIMDAX_OPERAND_COUNT,
-        operands};
-    const bool by_operand = w->op == Op::AttentionSoftmax || data.skip.data() != nullptr;
-
+    const simdax_parallel* par = parallel ? pool_hook() : nullptr;
     for (auto _ : state) {
         const simdax_status status =
-            by_operand ? simdax_operator_execute_bound(op, &bound, parallel ? pool_hook() : nullptr)
-            : parallel ? simdax_operator_execute_parallel(op, &bindings, pool_hook())
-                       : simdax_operator_execute(op, &bindings);
+            execute_workload(op, *w, data, data.input.data(), data.output.data(), par);
         if (status != SIMDAX_OK) {
             error = std::string("simdax_operator_execute: ") + simdax_status_name(status) + ": " +
                     simdax_last_error();

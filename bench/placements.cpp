@@ -51,19 +51,13 @@ bool time_placements(const simdax_operator* op, const Workload& w, std::vector<d
         fill_random(in.back().data(), w.dtype, element_count(w.shape), -5.0, 5.0, 1);
         out.emplace_back(bytes, p.out);
     }
-    AlignedBuffer scale, bias;
-    if (!w.scale_bias.empty()) {
-        const int64_t n = element_count(w.scale_bias);
-        scale = AlignedBuffer(size_t(n) * simdax_dtype_size(w.dtype));
-        fill_random(scale.data(), w.dtype, n, 0.5, 1.5, 2);
-        bias = AlignedBuffer(size_t(n) * simdax_dtype_size(w.dtype));
-        fill_random(bias.data(), w.dtype, n, -1.0, 1.0, 3);
-    }
+    // The other operands (mask, Scale/Bias, skip) as the table's run has them.
+    const DataSet& others = workload_data(w);
     auto run = [&](size_t k, int calls) {
-        const simdax_bindings b = {in[k].data(), scale.data(), bias.data(), out[k].data()};
         const double t0 = thread_cpu_us();
         for (int i = 0; i < calls; ++i)
-            if (simdax_operator_execute(op, &b) != SIMDAX_OK) return -1.0;
+            if (execute_workload(op, w, others, in[k].data(), out[k].data(), nullptr) != SIMDAX_OK)
+                return -1.0;
         return (thread_cpu_us() - t0) / calls;
     };
     std::vector<int> calls(ps.size());
@@ -106,6 +100,7 @@ int run_placements(const std::vector<simdax_isa>& isas, const std::string& filte
             const simdax_operator* op = workload_operator(w, isa, &error);
             std::vector<double> us;
             if (!op || !time_placements(op, w, &us)) {
+                if (op) error = simdax_last_error();
                 std::printf("%-5s %-11s failed: %s\n", w.id.c_str(), simdax_isa_name(isa), error.c_str());
                 failed = 1;
                 continue;
