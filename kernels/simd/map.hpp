@@ -18,13 +18,26 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 // y[i, n) = val(j, count) with ordinary stores, vector by vector; a run of
 // four vectors or more first aligns its stores to the vector (a misaligned
-// store splits across two cache lines).
+// store splits across two cache lines). Where partial vectors cost more
+// than whole ones (MaskedTailsOf), a run of a vector or more takes its
+// misaligned head and its tail as whole vectors overlapping the aligned
+// ones, computed first and stored last: val may read y[j..j+count) (in
+// place), and reads every element before it is written.
 template <class T, class F>
 inline void store_plain(T* y, size_t i, size_t n, F val) {
     using V = Vec<T>;
     constexpr size_t W = V::N * sizeof(T);
     const uintptr_t ya = reinterpret_cast<uintptr_t>(y + i);
-    if (n - i >= 4 * V::N && ya % W != 0 && ya % sizeof(T) == 0) {
+    const bool misaligned = ya % W != 0 && ya % sizeof(T) == 0;
+    if (!MaskedTailsOf<V>::value && misaligned && n - i >= V::N) {
+        const typename V::R head = val(i, V::N), tail = val(n - V::N, V::N);
+        const size_t i0 = i;
+        for (i += (W - ya % W) / sizeof(T); i + V::N <= n; i += V::N) V::store(y + i, val(i, V::N));
+        V::store(y + i0, head);
+        V::store(y + n - V::N, tail);
+        return;
+    }
+    if (n - i >= 4 * V::N && misaligned) {
         const size_t h = (W - ya % W) / sizeof(T);
         V::storen(y + i, val(i, h), h);
         i += h;

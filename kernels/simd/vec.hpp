@@ -35,6 +35,14 @@ struct RegsOf<V, std::void_t<decltype(V::kRegs)>> {
     static constexpr int value = V::kRegs;
 };
 
+// Whether loadn/storen are single masked moves (V::kMaskedTails; else a
+// partial vector costs more than a whole one: AVX2 moves it through general
+// registers, NEON lane by lane).
+template <class V, class = void>
+struct MaskedTailsOf : std::false_type {};
+template <class V>
+struct MaskedTailsOf<V, std::void_t<decltype(V::kMaskedTails)>> : std::bool_constant<V::kMaskedTails> {};
+
 // Two consecutive vectors a, b stored at p (stream: non-temporal, ordered
 // by stream_fence()): one narrowing instruction for both where an ISA has
 // V::store2/stream2 for the storage type (AVX512-BF16's VCVTNE2PS2BF16 does

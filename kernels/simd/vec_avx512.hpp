@@ -64,7 +64,8 @@ struct Avx512Vec : Base {
     using R = typename Base::R;
     using M = typename Base::M;
     static constexpr size_t N = Base::N;
-    static constexpr int kRegs = 32;  // vector registers (unrolling without spills)
+    static constexpr int kRegs = 32;            // vector registers (unrolling without spills)
+    static constexpr bool kMaskedTails = true;  // loadn/storen: one masked move
 
     // xsimd 8.1 has no AVX-512 fma: its generic x*y + z is not fused
     // under ISO C++.

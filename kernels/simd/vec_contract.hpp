@@ -44,7 +44,7 @@
 //   zero_bytes(p)    lanes whose byte p[i] is 0, for N bytes (boolean masks)
 //   float16 stores round to nearest-even; bfloat16 likewise, NaN kept quiet.
 // Each ISA also has stream_fence(). Optional: kRegs, the number of vector
-// registers (RegsOf in vec.hpp).
+// registers (RegsOf in vec.hpp), and kMaskedTails (MaskedTailsOf).
 #pragma once
 
 #include <cstddef>
