@@ -7,17 +7,10 @@
 #include <sstream>
 
 #include "support/dtype.hpp"
+#include "support/list_text.hpp"
 
 namespace sxt {
 namespace {
-
-std::string list(const std::vector<int64_t>& v) {
-    std::ostringstream s;
-    s << "[";
-    for (size_t i = 0; i < v.size(); ++i) s << (i ? "," : "") << v[i];
-    s << "]";
-    return s.str();
-}
 
 std::unique_ptr<TensorBuffer> buffer(simdax_dtype dt, const NormLayout& l, Role r) {
     return std::make_unique<TensorBuffer>(dt, l.sizes, l.strides, r);

@@ -4,19 +4,11 @@
 #include <sstream>
 
 #include "support/dtype.hpp"
+#include "support/list_text.hpp"
 #include "support/reference.hpp"
 
 namespace sxt {
 namespace {
-
-template <class T>
-std::string list(const std::vector<T>& v) {
-    std::ostringstream s;
-    s << "[";
-    for (size_t i = 0; i < v.size(); ++i) s << (i ? "," : "") << v[i];
-    s << "]";
-    return s.str();
-}
 
 std::string act_string(const simdax_activation_desc& a) {
     std::ostringstream s;

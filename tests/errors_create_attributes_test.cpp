@@ -1,0 +1,218 @@
+// The rows of CreateErrors (errors_create_test.cpp) that break what an
+// operator reads besides its tensors' layout: the axes, MVN's Scale/Bias,
+// epsilon, its placement and normalize_variance, the activation type, the
+// operator type and HardSigmoid's alpha/beta.
+#include <limits>
+#include <vector>
+
+#include "simdax/simdax.h"
+#include "support/errors_fixture.hpp"
+
+namespace sxt::errors {
+namespace {
+
+constexpr float kNaNf = std::numeric_limits<float>::quiet_NaN();
+constexpr float kInff = std::numeric_limits<float>::infinity();
+
+}  // namespace
+
+std::vector<CreateRow> create_attribute_rows() {
+    using F = Fixture;
+    return {
+        {"EmptyAxes",
+         Kind::Softmax,
+         SIMDAX_ERROR_INVALID_AXES,
+         {"axes", "axis"},
+         [](F& f) { f.sm.axis_count = 0; }},
+        {"NullAxes", Kind::Softmax, SIMDAX_ERROR_NULL_POINTER, {"axes"}, [](F& f) { f.sm.axes = nullptr; }},
+        {"RepeatedAxis",
+         Kind::Softmax,
+         SIMDAX_ERROR_INVALID_AXES,
+         {"axes", "axis"},
+         [](F& f) {
+             f.axes[0] = f.axes[1] = 1;
+             f.sm.axis_count = 2;
+         }},
+        {"OutOfRangeAxis",
+         Kind::Softmax,
+         SIMDAX_ERROR_INVALID_AXES,
+         {"axes", "axis"},
+         [](F& f) { f.axes[0] = 2; }},
+        {"HugeAxis",
+         Kind::Softmax,
+         SIMDAX_ERROR_INVALID_AXES,
+         {"axes", "axis"},
+         [](F& f) { f.axes[0] = 0xFFFFFFFFu; }},
+        {"MoreAxesThanRank",
+         Kind::Softmax,
+         SIMDAX_ERROR_INVALID_AXES,
+         {"axes", "axis"},
+         [](F& f) {
+             f.axes[0] = 0;
+             f.axes[1] = 1;
+             f.axes[2] = 0;
+             f.sm.axis_count = 3;
+         }},
+        {"LogSoftmaxOutOfRangeAxis",
+         Kind::LogSoftmax,
+         SIMDAX_ERROR_INVALID_AXES,
+         {"axes", "axis"},
+         [](F& f) { f.axes[0] = 5; }},
+        {"HardmaxRepeatedAxis",
+         Kind::Hardmax,
+         SIMDAX_ERROR_INVALID_AXES,
+         {"axes", "axis"},
+         [](F& f) {
+             f.axes[0] = 0;
+             f.axes[1] = 1;
+             f.axes[2] = 0;
+             f.sm.axis_count = 3;
+             f.in.rank = f.out.rank = 3;
+             f.in_sizes[2] = f.out_sizes[2] = 1;
+         }},
+        {"MvnEmptyAxes",
+         Kind::Mvn,
+         SIMDAX_ERROR_INVALID_AXES,
+         {"axes", "axis"},
+         [](F& f) { f.mvn.axis_count = 0; }},
+        {"MvnOutOfRangeAxis",
+         Kind::Mvn,
+         SIMDAX_ERROR_INVALID_AXES,
+         {"axes", "axis"},
+         [](F& f) { f.axes[0] = 7; }},
+        {"ScaleSizeNeitherInputNorOne",
+         Kind::Mvn,
+         SIMDAX_ERROR_SHAPE_MISMATCH,
+         {"scale"},
+         [](F& f) { f.sc_sizes[1] = 2; }},
+        {"BiasSizeNeitherInputNorOne",
+         Kind::Mvn,
+         SIMDAX_ERROR_SHAPE_MISMATCH,
+         {"bias"},
+         [](F& f) { f.bi_sizes[0] = 2; }},
+        {"ScaleSizeZero", Kind::Mvn, SIMDAX_ERROR_SHAPE_MISMATCH, {"scale"}, [](F& f) { f.sc_sizes[1] = 0; }},
+        {"ScaleRankMismatch",
+         Kind::Mvn,
+         SIMDAX_ERROR_SHAPE_MISMATCH,
+         {"scale"},
+         [](F& f) {
+             f.scale.rank = 3;
+             f.sc_sizes[2] = 1;
+         }},
+        {"BiasRankMismatch", Kind::Mvn, SIMDAX_ERROR_SHAPE_MISMATCH, {"bias"}, [](F& f) { f.bias.rank = 1; }},
+        {"ScaleDtypeMismatch",
+         Kind::Mvn,
+         SIMDAX_ERROR_DTYPE_MISMATCH,
+         {"scale"},
+         [](F& f) { f.scale.dtype = SIMDAX_DTYPE_FLOAT16; }},
+        {"BiasDtypeMismatch",
+         Kind::Mvn,
+         SIMDAX_ERROR_DTYPE_MISMATCH,
+         {"bias"},
+         [](F& f) { f.bias.dtype = SIMDAX_DTYPE_FLOAT64; }},
+        {"ScaleUnknownDtype",
+         Kind::Mvn,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"scale"},
+         [](F& f) { f.scale.dtype = simdax_dtype(42); }},
+        {"NegativeEpsilon",
+         Kind::Mvn,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"epsilon"},
+         [](F& f) { f.mvn.epsilon = -1e-3f; }},
+        {"NanEpsilon",
+         Kind::Mvn,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"epsilon"},
+         [](F& f) { f.mvn.epsilon = kNaNf; }},
+        {"InfEpsilon",
+         Kind::Mvn,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"epsilon"},
+         [](F& f) { f.mvn.epsilon = kInff; }},
+        {"MinusInfEpsilon",
+         Kind::Mvn,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"epsilon"},
+         [](F& f) { f.mvn.epsilon = -kInff; }},
+        {"MvnExUnknownEpsilonPlacement",
+         Kind::MvnEx,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"epsilon_placement"},
+         [](F& f) { f.mvn_ex.epsilon_placement = simdax_epsilon_placement(2); }},
+        {"MvnExNegativeEpsilonPlacement",
+         Kind::MvnEx,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"epsilon_placement"},
+         [](F& f) { f.mvn_ex.epsilon_placement = simdax_epsilon_placement(-1); }},
+        {"MvnExNegativeEpsilon",
+         Kind::MvnEx,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"epsilon"},
+         [](F& f) { f.mvn_ex.mvn.epsilon = -1e-3f; }},
+        {"MvnExBadNormalizeVariance",
+         Kind::MvnEx,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"normalize_variance"},
+         [](F& f) { f.mvn_ex.mvn.normalize_variance = 2; }},
+        {"MvnExNullInputDesc",
+         Kind::MvnEx,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"input"},
+         [](F& f) { f.mvn_ex.mvn.input = nullptr; }},
+        {"MvnUnknownFusedActivation",
+         Kind::Mvn,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"activation"},
+         [](F& f) { f.fused.type = simdax_activation_type(SIMDAX_ACTIVATION_COUNT); }},
+        {"MvnNegativeFusedActivation",
+         Kind::Mvn,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"activation"},
+         [](F& f) { f.fused.type = simdax_activation_type(-1); }},
+        {"UnknownActivation",
+         Kind::Activation,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"activation", "type"},
+         [](F& f) { f.act.activation.type = simdax_activation_type(SIMDAX_ACTIVATION_COUNT); }},
+        {"UnknownActivation1000",
+         Kind::Activation,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"activation", "type"},
+         [](F& f) { f.act.activation.type = simdax_activation_type(1000); }},
+        {"UnknownOperatorType",
+         Kind::Softmax,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"type", "operator"},
+         [](F& f) { f.op.type = simdax_operator_type(0); },
+         false},
+        {"UnknownOperatorType99",
+         Kind::Softmax,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"type", "operator"},
+         [](F& f) { f.op.type = simdax_operator_type(99); },
+         false},
+        {"HardSigmoidNanAlpha",
+         Kind::HardSigmoid,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"alpha"},
+         [](F& f) { f.hs.alpha = kNaNf; }},
+        {"HardSigmoidInfAlpha",
+         Kind::HardSigmoid,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"alpha"},
+         [](F& f) { f.hs.alpha = kInff; }},
+        {"HardSigmoidNanBeta",
+         Kind::HardSigmoid,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"beta"},
+         [](F& f) { f.hs.beta = kNaNf; }},
+        {"HardSigmoidMinusInfBeta",
+         Kind::HardSigmoid,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"beta"},
+         [](F& f) { f.hs.beta = -kInff; }},
+    };
+}
+
+}  // namespace sxt::errors

@@ -1,0 +1,174 @@
+// The rows of CreateErrors (errors_create_test.cpp) that break a tensor
+// descriptor: NULL descriptors and sizes, the rank, negative sizes and
+// overflowing counts, bytes and offsets, output sizes and dtypes that differ
+// from the input's, unknown dtypes and outputs whose elements overlap.
+#include <cstdint>
+#include <vector>
+
+#include "simdax/simdax.h"
+#include "support/errors_fixture.hpp"
+
+namespace sxt::errors {
+
+std::vector<CreateRow> create_tensor_rows() {
+    using F = Fixture;
+    const int64_t big32 = int64_t(1) << 32, big31 = int64_t(1) << 31;
+    return {
+        {"NullOperatorDescPointer",
+         Kind::Softmax,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"desc"},
+         [](F& f) { f.op.desc = nullptr; },
+         false},
+        {"NullInputDesc",
+         Kind::Softmax,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"input"},
+         [](F& f) { f.sm.input = nullptr; }},
+        {"NullOutputDesc",
+         Kind::Softmax,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"output"},
+         [](F& f) { f.sm.output = nullptr; }},
+        {"NullSizes",
+         Kind::Softmax,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"sizes"},
+         [](F& f) { f.in.sizes = nullptr; }},
+        {"MvnNullInputDesc",
+         Kind::Mvn,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"input"},
+         [](F& f) { f.mvn.input = nullptr; }},
+        {"MvnNullOutputDesc",
+         Kind::Mvn,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"output"},
+         [](F& f) { f.mvn.output = nullptr; }},
+        {"HardSigmoidNullInputDesc",
+         Kind::HardSigmoid,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"input"},
+         [](F& f) { f.hs.input = nullptr; }},
+        {"ActivationNullOutputDesc",
+         Kind::Activation,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"output"},
+         [](F& f) { f.act.output = nullptr; }},
+        {"Rank0",
+         Kind::Softmax,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"rank"},
+         [](F& f) { f.in.rank = f.out.rank = 0; }},
+        {"Rank9",
+         Kind::Softmax,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"rank"},
+         [](F& f) {
+             for (int d = 0; d < 9; ++d) f.in_sizes[d] = f.out_sizes[d] = 1;
+             f.in.rank = f.out.rank = 9;
+         }},
+        {"NegativeSize",
+         Kind::Softmax,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"size"},
+         [](F& f) { f.in_sizes[0] = f.out_sizes[0] = -3; },
+         false},
+        {"ElementCountOverflow",
+         Kind::Softmax,
+         SIMDAX_ERROR_OVERFLOW,
+         {"size", "count", "input"},
+         [=](F& f) { f.in_sizes[0] = f.out_sizes[0] = f.in_sizes[1] = f.out_sizes[1] = big32; },
+         false},
+        {"ElementCountOverflowRank3",
+         Kind::Softmax,
+         SIMDAX_ERROR_OVERFLOW,
+         {"size", "count", "input"},
+         [=](F& f) {
+             f.in.rank = f.out.rank = 3;
+             f.in_sizes[0] = f.out_sizes[0] = 3;
+             f.in_sizes[1] = f.out_sizes[1] = big32;
+             f.in_sizes[2] = f.out_sizes[2] = big32 / 2;
+         },
+         false},
+        {"ByteSizeOverflow",
+         Kind::Softmax,
+         SIMDAX_ERROR_OVERFLOW,
+         {"size", "byte", "input"},
+         // 2^62 elements fit in int64; 2^62 * 4 bytes do not.
+         [=](F& f) { f.in_sizes[0] = f.out_sizes[0] = f.in_sizes[1] = f.out_sizes[1] = big31; },
+         false},
+        {"StrideOffsetOverflow",
+         Kind::Softmax,
+         SIMDAX_ERROR_OVERFLOW,
+         {"stride", "input", "offset"},
+         [](F& f) {
+             f.in_strides[0] = int64_t(1) << 62;
+             f.in_strides[1] = 1;
+             f.in.strides = f.in_strides;
+         },
+         false},
+        {"RankMismatch",
+         Kind::Softmax,
+         SIMDAX_ERROR_SHAPE_MISMATCH,
+         {"output", "rank"},
+         [](F& f) {
+             f.out.rank = 3;
+             f.out_sizes[2] = 1;
+         }},
+        {"SizeMismatch",
+         Kind::Softmax,
+         SIMDAX_ERROR_SHAPE_MISMATCH,
+         {"output", "size"},
+         [](F& f) { f.out_sizes[1] = 5; }},
+        {"DtypeMismatch",
+         Kind::Softmax,
+         SIMDAX_ERROR_DTYPE_MISMATCH,
+         {"output", "dtype"},
+         [](F& f) { f.out.dtype = SIMDAX_DTYPE_FLOAT16; }},
+        {"HardSigmoidDtypeMismatch",
+         Kind::HardSigmoid,
+         SIMDAX_ERROR_DTYPE_MISMATCH,
+         {"output", "dtype"},
+         [](F& f) { f.out.dtype = SIMDAX_DTYPE_FLOAT64; }},
+        {"UnknownInputDtype",
+         Kind::Softmax,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"dtype"},
+         [](F& f) { f.in.dtype = f.out.dtype = simdax_dtype(0); }},
+        {"UnknownDtype99",
+         Kind::Activation,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"dtype"},
+         [](F& f) { f.in.dtype = f.out.dtype = simdax_dtype(99); }},
+        {"OutputStrideZero", Kind::Softmax, SIMDAX_ERROR_OVERLAP, {"output"}, output_strides(4, 0)},
+        {"OutputRowsOverlap",
+         Kind::Softmax,
+         SIMDAX_ERROR_OVERLAP,
+         {"output"},
+         output_strides(2, 1)},  // rows of 4 elements, 2 apart
+        {"OutputDiagonalOverlap", Kind::HardSigmoid, SIMDAX_ERROR_OVERLAP, {"output"}, output_strides(1, 1)},
+        {"OutputNegativeStrideOverlap",
+         Kind::Activation,
+         SIMDAX_ERROR_OVERLAP,
+         {"output"},
+         // (0,2) and (1,0)..: offsets {0,-1,-2,-3} and {2,1,0,-1} meet.
+         output_strides(2, -1)},
+        {"MvnOutputStrideZero", Kind::Mvn, SIMDAX_ERROR_OVERLAP, {"output"}, output_strides(0, 1)},
+        {"OutputTransposedOverlap3d",
+         Kind::LogSoftmax,
+         SIMDAX_ERROR_OVERLAP,
+         {"output"},
+         // [3,4,2]: dim 2 steps 1, dim 1 steps 2, dim 0 steps 4 < 4*2.
+         [](F& f) {
+             f.in.rank = f.out.rank = 3;
+             f.in_sizes[2] = f.out_sizes[2] = 2;
+             f.out_strides[0] = 4;
+             f.out_strides[1] = 2;
+             f.out_strides[2] = 1;
+             f.out.strides = f.out_strides;
+         }},
+    };
+}
+
+}  // namespace sxt::errors

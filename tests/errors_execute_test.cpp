@@ -1,0 +1,219 @@
+// docs/spec.md "Errors", found by execute: one row per bad binding of an
+// operator create accepted (NULL and misaligned buffers, outputs overlapping
+// an input), each checking the status, that simdax_last_error() names the
+// argument, and that nothing was written; and the same overlap rule on the
+// one-shot calls.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "simdax/simdax.h"
+#include "support/errors_fixture.hpp"
+
+namespace {
+
+using namespace sxt::errors;
+
+struct ExecRow {
+    const char* name;
+    Kind kind;
+    simdax_status expected;
+    std::vector<std::string> keys;
+    std::function<void(Fixture&)> mutate;  // before create (e.g. strides)
+    std::function<simdax_status(Fixture&, const simdax_operator*)> call;
+    bool check_x = false;  // the output is the input buffer: x must stay intact
+};
+
+void PrintTo(const ExecRow& r, std::ostream* os) { *os << r.name; }
+
+std::vector<ExecRow> exec_rows() {
+    using F = Fixture;
+    auto none = [](F&) {};
+    // Execute with the fixture's bindings changed by `change`.
+    auto with_bindings = [](auto change) {
+        return [change](F& f, const simdax_operator* op) {
+            simdax_bindings b = f.bindings();
+            change(f, b);
+            return simdax_operator_execute(op, &b);
+        };
+    };
+    return {
+        {"NullBindings",
+         Kind::Softmax,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"bindings"},
+         none,
+         [](F&, const simdax_operator* op) { return simdax_operator_execute(op, nullptr); }},
+        {"NullOperator",
+         Kind::Softmax,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"op"},
+         none,
+         [](F& f, const simdax_operator*) {
+             const simdax_bindings b = f.bindings();
+             return simdax_operator_execute(nullptr, &b);
+         }},
+        {"NullInputBuffer",
+         Kind::Softmax,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"input"},
+         none,
+         with_bindings([](F&, simdax_bindings& b) { b.input = nullptr; })},
+        {"NullOutputBuffer",
+         Kind::Softmax,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"output"},
+         none,
+         with_bindings([](F&, simdax_bindings& b) { b.output = nullptr; })},
+        {"HardSigmoidNullInputBuffer",
+         Kind::HardSigmoid,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"input"},
+         none,
+         with_bindings([](F&, simdax_bindings& b) { b.input = nullptr; })},
+        {"MvnNullScaleBuffer",
+         Kind::Mvn,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"scale"},
+         none,
+         with_bindings([](F&, simdax_bindings& b) { b.scale = nullptr; })},
+        {"MvnNullBiasBuffer",
+         Kind::Mvn,
+         SIMDAX_ERROR_NULL_POINTER,
+         {"bias"},
+         none,
+         with_bindings([](F&, simdax_bindings& b) { b.bias = nullptr; })},
+        // An address off the element size: refused, not read as float.
+        {"MisalignedInput",
+         Kind::Softmax,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"input", "element size"},
+         none,
+         with_bindings([](F& f, simdax_bindings& b) { b.input = reinterpret_cast<const char*>(f.x) + 1; })},
+        {"MisalignedOutput",
+         Kind::HardSigmoid,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"output", "element size"},
+         none,
+         with_bindings([](F& f, simdax_bindings& b) { b.output = reinterpret_cast<char*>(f.y) + 2; })},
+        {"MvnMisalignedScale",
+         Kind::Mvn,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"scale", "element size"},
+         none,
+         with_bindings([](F& f, simdax_bindings& b) { b.scale = reinterpret_cast<const char*>(f.s) + 3; })},
+        {"MvnMisalignedBias",
+         Kind::MvnEx,
+         SIMDAX_ERROR_INVALID_ARGUMENT,
+         {"bias", "element size"},
+         none,
+         with_bindings([](F& f, simdax_bindings& b) { b.bias = reinterpret_cast<const char*>(f.b) + 1; })},
+        {"SoftmaxOutputShiftedIntoInput",
+         Kind::Softmax,
+         SIMDAX_ERROR_OVERLAP,
+         {"output", "overlap"},
+         none,
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x + 1; }),
+         true},
+        {"SoftmaxInputShiftedIntoOutput",
+         Kind::Softmax,
+         SIMDAX_ERROR_OVERLAP,
+         {"output", "overlap"},
+         none,
+         with_bindings([](F& f, simdax_bindings& b) {
+             b.input = f.x + 11;  // last input element = first output element
+             b.output = f.x + 22;
+         }),
+         true},
+        {"SoftmaxShiftedAlias",
+         Kind::Softmax,
+         SIMDAX_ERROR_OVERLAP,
+         {"output", "overlap", "alias"},
+         none,
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x + 1; }),
+         true},
+        {"LogSoftmaxShiftedAlias",
+         Kind::LogSoftmax,
+         SIMDAX_ERROR_OVERLAP,
+         {"output", "overlap", "alias"},
+         none,
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x + 1; }),
+         true},
+        {"MvnExactAlias",
+         Kind::Mvn,
+         SIMDAX_ERROR_OVERLAP,
+         {"output", "overlap", "alias"},
+         none,
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x; }),
+         true},
+        {"HardSigmoidShiftedAlias",
+         Kind::HardSigmoid,
+         SIMDAX_ERROR_OVERLAP,
+         {"output", "overlap"},
+         none,
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x + 1; }),
+         true},
+        {"HardSigmoidAliasWithOtherStrides",
+         Kind::HardSigmoid,
+         SIMDAX_ERROR_OVERLAP,
+         {"output", "overlap"},
+         output_strides(1, 3),  // output transposed: same pointer, different element mapping
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x; }),
+         true},
+        {"ActivationShiftedAlias",
+         Kind::Activation,
+         SIMDAX_ERROR_OVERLAP,
+         {"output", "overlap"},
+         none,
+         with_bindings([](F& f, simdax_bindings& b) { b.output = f.x + 5; }),
+         true},
+    };
+}
+
+class ExecuteErrors : public testing::TestWithParam<ExecRow> {};
+
+TEST_P(ExecuteErrors, RejectedWithMessageAndNoWrite) {
+    const ExecRow& row = GetParam();
+    Fixture f(row.kind);
+    row.mutate(f);
+    simdax_operator* op = nullptr;
+    ASSERT_EQ(simdax_operator_create(&f.op, &op), SIMDAX_OK) << simdax_last_error();
+    f.snapshot();
+    const simdax_status st = row.call(f, op);
+    std::string msg;
+    EXPECT_EQ(st, row.expected) << "execute returned " << simdax_status_name(st);
+    EXPECT_TRUE(message_names(row.keys, &msg))
+        << "message \"" << msg << "\" should name " << keys_string(row.keys);
+    EXPECT_TRUE(f.y_untouched()) << "the output buffer was written by a failing call";
+    if (row.check_x) {
+        EXPECT_TRUE(f.x_untouched()) << "the aliased input/output buffer was written by a failing call";
+    }
+    simdax_operator_destroy(op);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rows, ExecuteErrors, testing::ValuesIn(exec_rows()),
+                         [](const testing::TestParamInfo<ExecRow>& i) { return std::string(i.param.name); });
+
+// The one-shot entry point applies the same overlap rule (the exact alias
+// runs in place: softmax_in_place_test.cpp).
+TEST(CallErrors, OneShotSoftmaxShiftedAliasRejected) {
+    Fixture f(Kind::Softmax);
+    f.snapshot();
+    EXPECT_EQ(simdax_softmax(&f.sm, f.x, f.x + 3), SIMDAX_ERROR_OVERLAP);
+    EXPECT_TRUE(f.x_untouched());
+}
+
+// MVN Scale/Bias are inputs too: the output must not overlap them.
+TEST(CallErrors, MvnOutputOverlappingScale) {
+    Fixture f(Kind::Mvn);
+    f.snapshot();
+    const unsigned char* sb = reinterpret_cast<const unsigned char*>(f.s);
+    std::vector<unsigned char> before(sb, sb + sizeof(f.s));
+    EXPECT_EQ(simdax_mean_variance_normalization(&f.mvn, f.x, f.s, f.b, f.s), SIMDAX_ERROR_OVERLAP);
+    EXPECT_EQ(std::memcmp(before.data(), f.s, sizeof(f.s)), 0) << "scale buffer written";
+}
+
+}  // namespace

@@ -1,0 +1,132 @@
+// Shared by the errors_*_test.cpp files (docs/spec.md "Errors"): a valid
+// call of every kind on a [3,4] float32 tensor that each row breaks exactly
+// one thing of, the check that simdax_last_error() names the argument, and
+// the rows create must refuse.
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "simdax/simdax.h"
+
+namespace sxt::errors {
+
+enum class Kind { Softmax, LogSoftmax, Hardmax, Mvn, MvnEx, HardSigmoid, Activation };
+
+// A valid call of every kind on a [3,4] float32 tensor; rows mutate it.
+struct Fixture {
+    int64_t in_sizes[16] = {3, 4};
+    int64_t out_sizes[16] = {3, 4};
+    int64_t sc_sizes[16] = {1, 4};
+    int64_t bi_sizes[16] = {3, 1};
+    int64_t in_strides[16] = {};
+    int64_t out_strides[16] = {};
+    simdax_tensor_desc in{SIMDAX_DTYPE_FLOAT32, 2, in_sizes, nullptr};
+    simdax_tensor_desc out{SIMDAX_DTYPE_FLOAT32, 2, out_sizes, nullptr};
+    simdax_tensor_desc scale{SIMDAX_DTYPE_FLOAT32, 2, sc_sizes, nullptr};
+    simdax_tensor_desc bias{SIMDAX_DTYPE_FLOAT32, 2, bi_sizes, nullptr};
+    uint32_t axes[16] = {1};
+    simdax_axes_op_desc sm{&in, &out, 1, axes};
+    simdax_activation_desc fused{SIMDAX_ACTIVATION_RELU, 0.f, 0.f, 0.f};
+    simdax_mvn_desc mvn{&in, &scale, &bias, &out, 1, axes, 1, 1e-5f, &fused};
+    simdax_mvn_ex_desc mvn_ex{mvn, SIMDAX_EPSILON_ON_STDDEV};
+    simdax_hard_sigmoid_desc hs{&in, &out, 0.2f, 0.5f};
+    simdax_activation_op_desc act{&in, &out, {SIMDAX_ACTIVATION_TANH, 0.f, 0.f, 0.f}};
+    simdax_operator_desc op{SIMDAX_OPERATOR_SOFTMAX, &sm};
+    Kind kind = Kind::Softmax;
+    // Generous buffers: a wrongly accepted call still stays in bounds.
+    alignas(64) float x[512], y[512], s[512], b[512];
+    unsigned char y_before[sizeof(y)], x_before[sizeof(x)];
+
+    explicit Fixture(Kind k) : kind(k) {
+        for (int i = 0; i < 512; ++i) {
+            x[i] = float(i % 13) * 0.25f - 1.f;
+            s[i] = 1.5f;
+            b[i] = 0.25f;
+            const uint32_t canary = 0x7FA5A5A5u;  // signalling NaN, no kernel makes it
+            std::memcpy(&y[i], &canary, 4);
+        }
+        switch (k) {
+            case Kind::Softmax: op = {SIMDAX_OPERATOR_SOFTMAX, &sm}; break;
+            case Kind::LogSoftmax: op = {SIMDAX_OPERATOR_LOG_SOFTMAX, &sm}; break;
+            case Kind::Hardmax: op = {SIMDAX_OPERATOR_HARDMAX, &sm}; break;
+            case Kind::Mvn: op = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn}; break;
+            case Kind::MvnEx: op = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX, &mvn_ex}; break;
+            case Kind::HardSigmoid: op = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs}; break;
+            case Kind::Activation: op = {SIMDAX_OPERATOR_ACTIVATION, &act}; break;
+        }
+    }
+    Fixture(const Fixture&) = delete;
+    void snapshot() {
+        std::memcpy(y_before, y, sizeof(y));
+        std::memcpy(x_before, x, sizeof(x));
+    }
+    bool y_untouched() const { return std::memcmp(y_before, y, sizeof(y)) == 0; }
+    bool x_untouched() const { return std::memcmp(x_before, x, sizeof(x)) == 0; }
+
+    simdax_status one_shot() {
+        switch (kind) {
+            case Kind::Softmax: return simdax_softmax(&sm, x, y);
+            case Kind::LogSoftmax: return simdax_log_softmax(&sm, x, y);
+            case Kind::Hardmax: return simdax_hardmax(&sm, x, y);
+            case Kind::Mvn: return simdax_mean_variance_normalization(&mvn, x, s, b, y);
+            case Kind::MvnEx: return simdax_mean_variance_normalization_ex(&mvn_ex, x, s, b, y);
+            case Kind::HardSigmoid: return simdax_hard_sigmoid(&hs, x, y);
+            case Kind::Activation: return simdax_activation(&act, x, y);
+        }
+        return SIMDAX_OK;
+    }
+    simdax_bindings bindings() { return {x, s, b, y}; }
+};
+
+inline bool message_names(const std::vector<std::string>& keys, std::string* msg) {
+    *msg = simdax_last_error();
+    std::string lower = *msg;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    for (const auto& k : keys)
+        if (lower.find(k) != std::string::npos) return true;
+    return false;
+}
+
+inline std::string keys_string(const std::vector<std::string>& keys) {
+    std::string s;
+    for (const auto& k : keys) s += (s.empty() ? "\"" : " or \"") + k + "\"";
+    return s;
+}
+
+// A descriptor create must refuse: the fixture of `kind` with one thing
+// broken by `mutate`.
+struct CreateRow {
+    const char* name;
+    Kind kind;
+    simdax_status expected;
+    std::vector<std::string> keys;  // the message must contain one (lowercase)
+    std::function<void(Fixture&)> mutate;
+    bool one_shot = true;  // false where a wrongly accepted call would run off the buffers
+};
+
+inline void PrintTo(const CreateRow& r, std::ostream* os) { *os << r.name; }
+
+// A mutation giving the [rows, cols] output these strides.
+inline std::function<void(Fixture&)> output_strides(int64_t rows, int64_t cols) {
+    return [rows, cols](Fixture& f) {
+        f.out_strides[0] = rows;
+        f.out_strides[1] = cols;
+        f.out.strides = f.out_strides;
+    };
+}
+
+// The rows of CreateErrors (errors_create_test.cpp): bad tensor descriptors
+// (errors_create_tensors_test.cpp) and bad axes, Scale/Bias and attributes
+// (errors_create_attributes_test.cpp).
+std::vector<CreateRow> create_tensor_rows();
+std::vector<CreateRow> create_attribute_rows();
+
+}  // namespace sxt::errors
