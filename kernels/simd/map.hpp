@@ -4,9 +4,8 @@
 // kStreamBytes (beyond L2) that is not the input is written with
 // non-temporal stores: no read-for-ownership of y, which would otherwise
 // make a memory-bound pass move 3 bytes per 2 that memcpy moves. Either way
-// a masked head step first aligns the stores to the vector width (one
-// partial line at each end of a long run; store_run, for rows, streams
-// whole lines only).
+// a head step first aligns the stores to the vector width (one partial line
+// at each end of a long run; store_run, for rows, streams whole lines only).
 #pragma once
 
 #include <cstdint>
@@ -29,15 +28,14 @@ inline void store_plain(T* y, size_t i, size_t n, F val) {
     constexpr size_t W = V::N * sizeof(T);
     const uintptr_t ya = reinterpret_cast<uintptr_t>(y + i);
     const bool misaligned = ya % W != 0 && ya % sizeof(T) == 0;
-    if (!MaskedTailsOf<V>::value && misaligned && n - i >= V::N) {
-        const typename V::R head = val(i, V::N), tail = val(n - V::N, V::N);
-        const size_t i0 = i;
-        for (i += (W - ya % W) / sizeof(T); i + V::N <= n; i += V::N) V::store(y + i, val(i, V::N));
-        V::store(y + i0, head);
-        V::store(y + n - V::N, tail);
-        return;
-    }
-    if (n - i >= 4 * V::N && misaligned) {
+    const size_t i0 = i;
+    const bool whole = !MaskedTailsOf<V>::value && misaligned && n - i >= V::N;
+    typename V::R head, tail;
+    if (whole) {
+        head = val(i, V::N);
+        tail = val(n - V::N, V::N);
+        i += (W - ya % W) / sizeof(T);
+    } else if (n - i >= 4 * V::N && misaligned) {
         const size_t h = (W - ya % W) / sizeof(T);
         V::storen(y + i, val(i, h), h);
         i += h;
@@ -47,7 +45,12 @@ inline void store_plain(T* y, size_t i, size_t n, F val) {
     if constexpr (HasPairStore<V, T>::value)
         for (; i + 2 * V::N <= n; i += 2 * V::N) store_pair<V>(y + i, val(i, V::N), val(i + V::N, V::N));
     for (; i + V::N <= n; i += V::N) V::store(y + i, val(i, V::N));
-    if (i < n) V::storen(y + i, val(i, n - i), n - i);
+    if (whole) {
+        V::store(y + i0, head);
+        V::store(y + n - V::N, tail);
+    } else if (i < n) {
+        V::storen(y + i, val(i, n - i), n - i);
+    }
 }
 
 // y[i, e) = val(j, count) for less than a cache line, out of line: it runs
@@ -125,20 +128,10 @@ inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
         if (i < n) V::storen(y + i, f(V::loadn(x + i, n - i, V::zero())), n - i);
         return;
     }
-    // Stores aligned to the vector: a misaligned vector store splits across
-    // two cache lines (about half the store bandwidth of a row-by-row pass).
-    constexpr size_t W = V::N * sizeof(T);
-    if (n >= 4 * V::N && ya % sizeof(T) == 0 && ya % W != 0) {
-        const size_t head = (W - ya % W) / sizeof(T);
-        V::storen(y, f(V::loadn(x, head, V::zero())), head);
-        i = head;
-    }
-    for (; i + 2 * V::N <= n; i += 2 * V::N) {
-        const typename V::R a = V::load(x + i), b = V::load(x + i + V::N);
-        store_pair<V>(y + i, f(a), f(b));
-    }
-    for (; i + V::N <= n; i += V::N) V::store(y + i, f(V::load(x + i)));
-    if (i < n) V::storen(y + i, f(V::loadn(x + i, n - i, V::zero())), n - i);
+    // f by value: constants it holds stay in registers across the stores.
+    store_plain(y, 0, n, [x, f](size_t j, size_t c) {
+        return f(c == V::N ? V::load(x + j) : V::loadn(x + j, c, V::zero()));
+    });
 }
 
 // y[i] = x[i] between two storage types of the same compute vector (float
