@@ -25,6 +25,7 @@ struct VH {
     using M = __mmask32;
     static constexpr size_t N = 32;
     static constexpr int kRegs = 32;
+    static constexpr bool kMaskedTails = true;  // loadn/storen: one masked move
 
     static R set1(E v) { return _mm512_set1_ph(v); }
     static R zero() { return _mm512_setzero_ph(); }
