@@ -88,7 +88,9 @@ struct RowsShape {
 std::vector<RowsShape> rows_shapes(DType dt) {
     std::vector<RowsShape> v;
     for (size_t n = 1; n <= 2 * 16 + 3; ++n) v.push_back({7, n, ptrdiff_t(n + 3), ptrdiff_t(n + 1)});
-    for (size_t n : {4, 64, 100, 1000, 2047, 2048})
+    // 32, 64, 100, 127, 128: rows held in registers (rows_in_registers.hpp)
+    // on every vector width, whole and with a partial vector.
+    for (size_t n : {4, 32, 64, 100, 127, 128, 1000, 2047, 2048})
         v.push_back({kRowKinds + 2, n, ptrdiff_t(n + 5), ptrdiff_t(n)});
     for (size_t n : {1, 5, 128, 1000, 2049, 4097}) v.push_back({1, n, ptrdiff_t(n), ptrdiff_t(n)});
     v.push_back({3, 4097, 4099, 4100});
@@ -97,7 +99,11 @@ std::vector<RowsShape> rows_shapes(DType dt) {
     if (dt != DType::f64) {  // outputs >= 2 MB: streaming stores
         const size_t e = dt == DType::f32 ? 1 : 2;
         v.push_back({600 * e, 1000, 1000, 1003});  // short rows (pipeline)
-        v.push_back({70 * e, 8200, 8200, 8200});   // long rows
+        // Rows in registers: each at y's vector alignment (non-temporal
+        // stores), then none of them (plain ones).
+        v.push_back({4200 * e, 128, 128, 128});
+        v.push_back({4200 * e, 100, 100, 101});
+        v.push_back({70 * e, 8200, 8200, 8200});  // long rows
     }
     for (size_t i = 0; i < v.size(); ++i) v[i].salt = int(i) + 1;
     return v;
@@ -144,24 +150,26 @@ TEST_P(KernelsIsa, FusedSoftmaxRows) {
                 }
             }
         }
-        // In place (same buffer, same strides) is allowed for LogSoftmax. Rows
-        // of 4500 (rows_long.hpp) with a +inf in row 2's second block: row 1's
-        // output is finished before row 2 is done alone.
-        for (size_t n : {3, 40, 1000, 4500}) {
-            Buf x(dt, 5 * n);
-            fill_random(x, 5 * n, rng, -10, 10);
-            if (n == 4500) x.set(ptrdiff_t(2 * n + 3000), kInf);
-            const std::vector<double> g = read(x, 5 * n);
-            kk.log_softmax_rows(x.p(), x.p(), 5, n, ptrdiff_t(n), ptrdiff_t(n));
-            for (size_t r = 0; r < 5; ++r) {
-                const std::vector<double> ref = ref_softmax(
-                    std::vector<double>(g.begin() + ptrdiff_t(r * n), g.begin() + ptrdiff_t((r + 1) * n)),
-                    true);
-                for (size_t i = 0; i < n; ++i)
-                    ASSERT_TRUE(close(x.get(ptrdiff_t(r * n + i)), ref[i], dt, Tol::log_softmax))
-                        << "in place " << dname(dt) << " n=" << n;
+        // In place (same buffer, same strides). Rows of 4500 (rows_long.hpp)
+        // with a +inf in row 2's second block: row 1's output is finished
+        // before row 2 is done alone. 100 and 128: rows in registers.
+        for (int log = 0; log < 2; ++log)
+            for (size_t n : {3, 40, 100, 128, 1000, 4500}) {
+                Buf x(dt, 5 * n);
+                fill_random(x, 5 * n, rng, -10, 10);
+                if (n == 4500) x.set(ptrdiff_t(2 * n + 3000), kInf);
+                const std::vector<double> g = read(x, 5 * n);
+                (log ? kk.log_softmax_rows : kk.softmax_rows)(x.p(), x.p(), 5, n, ptrdiff_t(n), ptrdiff_t(n));
+                for (size_t r = 0; r < 5; ++r) {
+                    const std::vector<double> ref = ref_softmax(
+                        std::vector<double>(g.begin() + ptrdiff_t(r * n), g.begin() + ptrdiff_t((r + 1) * n)),
+                        log);
+                    for (size_t i = 0; i < n; ++i)
+                        ASSERT_TRUE(close(x.get(ptrdiff_t(r * n + i)), ref[i], dt,
+                                          log ? Tol::log_softmax : Tol::softmax))
+                            << "in place " << (log ? "log_softmax " : "softmax ") << dname(dt) << " n=" << n;
+                }
             }
-        }
     }
 }
 

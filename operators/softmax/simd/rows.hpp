@@ -3,6 +3,8 @@
 // without a MaxSum state or a double-precision combine. The strategy by row
 // length (float32/float16/bfloat16; float64 always takes the general path):
 //   n <= one vector: one masked load and store per row (one_row.hpp);
+//   float32 rows of a few vectors: each row held in registers
+//     (rows_in_registers.hpp);
 //   n <= kSoftmaxBlock, several rows: batches (rows_batched.hpp), except
 //     LogSoftmax rows over kBatchMaxRowBytes, which run as a pipeline
 //     (rows_pipelined.hpp): a batch saves Softmax its second exp, while
@@ -22,6 +24,7 @@
 #include "softmax/simd/rows_long.hpp"
 #include "softmax/simd/rows_long_softmax.hpp"
 #include "softmax/simd/rows_batched.hpp"
+#include "softmax/simd/rows_in_registers.hpp"
 #include "softmax/simd/rows_pipelined.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
@@ -45,6 +48,11 @@ void softmax_or_log_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdif
                 T* yr = y + ptrdiff_t(r) * yrs;
                 if (!softmax_row_short<T, K>(xr, yr, n)) softmax_row_alone<T, K>(xr, yr, n, false);
             }
+            return;
+        }
+        if (in_registers<T, K>(n)) {
+            softmax_rows_in_registers<T, K>(x, y, rows, n, xrs, yrs, stream);
+            if (stream) stream_fence();
             return;
         }
         if (rows >= 2 && n <= kSoftmaxBlock) {

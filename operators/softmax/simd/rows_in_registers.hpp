@@ -1,0 +1,132 @@
+// Rows of a few vectors, each held in registers from its load to its store:
+// the max, the sum of 2^t (Softmax keeps the powers), then the output, with
+// no pass over memory between them. Rows are independent, so the
+// out-of-order core overlaps one row's reductions with the next row's loads,
+// which the batches of rows_batched.hpp buy with passes over L1 instead.
+// Same math as softmax_row_short (one_row.hpp).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "softmax/simd/one_row.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+
+// Vectors a row may hold: with 16 registers, the exp's constants need the
+// other half.
+template <class V>
+constexpr size_t kRowRegs = RegsOf<V>::value >= 32 ? 8 : 4;
+
+// One row of N < n <= NV * N elements (FULL: n == NV * N). Returns false,
+// having written nothing, for a row the general path must do: a NaN max,
+// an infinite max or one too large to fold. A NaN the max lost reaches the
+// sum, and so every output.
+// STREAM: the whole vectors with non-temporal stores (y at its vector
+// alignment; the caller fences).
+template <class T, SoftmaxKind K, size_t NV, bool FULL, bool STREAM>
+SIMDAX_INLINE bool softmax_row_in_registers(const T* x, T* y, size_t n) {
+    constexpr bool kLog = K == SoftmaxKind::log;
+    constexpr int D = kSumDeg<T, K>;
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    constexpr size_t N = V::N;
+    const size_t full = FULL ? NV : n / N;  // whole vectors; a partial one after them
+    R bm = V::set1(E(-__builtin_inf()));
+    R v[NV];
+    SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) v[k] = bm;  // unread past n; quiets the compiler
+    SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) {
+        if (k < full)
+            v[k] = V::load(x + k * N);
+        else if (!FULL && k * N < n)
+            v[k] = V::loadn(x + k * N, n - k * N, V::set1(E(-__builtin_inf())));
+        else
+            break;
+        bm = V::max(bm, v[k]);
+    }
+    const E m = V::hmax(bm);
+    if (!MX::template foldable<D>(m)) return false;
+    const E hi = MX::template hi_of<true>(m);
+    const R nh = V::set1(-hi);
+    R acc = V::zero();
+    // Softmax keeps each power in place of its input; the missing lanes of
+    // a partial vector (-inf) give 0 there (ZERO), and at most 2^-126 in
+    // LogSoftmax's sum, which is at least 1.
+    SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) {
+        if (!FULL && k * N >= n) break;
+        const R e = MX::template ex<true, !kLog, D>(v[k], nh);
+        if constexpr (!kLog) v[k] = e;
+        acc = V::add(acc, e);
+    }
+    const E s = V::hsum(acc);
+    R shift, factor;
+    if constexpr (kLog) {
+        // The vector log, not libm's: a call per row cost rows of 64 floats 12%.
+        const E ls = V::first(MX::log(V::set1(s))) - MX::template lo_ln<true>(m, hi);
+        shift = V::set1(m + ls);
+        factor = V::set1(E(1));
+        if (!(m + ls < E(16) && m + ls > E(-16))) {
+            // x - (m + ls) would round the output of a large max: subtract m first.
+            SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) {
+                if (!FULL && k * N >= n) break;
+                v[k] = V::sub(v[k], V::set1(m));
+            }
+            shift = V::set1(ls);
+        }
+    } else {
+        shift = V::zero();
+        factor = V::set1(E(1) / s);
+    }
+    auto* out = result_ptr(y);
+    SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) {
+        const R o = kLog ? V::sub(v[k], shift) : V::mul(v[k], factor);
+        if (k < full && STREAM)
+            V::stream(out + k * N, o);
+        else if (k < full)
+            V::store(out + k * N, o);
+        else if (!FULL && k * N < n)
+            V::storen(out + k * N, o, n - k * N);
+        else
+            break;
+    }
+    return true;
+}
+
+// Whether rows of n elements take this form: float32 rows of more than
+// one vector and at most kRowRegs. LogSoftmax's rows need more than half
+// that: its vector log per row (about 40 cycles of latency) outlasts the
+// work of a shorter row, which the batches of rows_batched.hpp amortise.
+template <class T, SoftmaxKind K>
+constexpr bool in_registers(size_t n) {
+    using V = Vec<T>;
+    if constexpr (!std::is_same_v<T, float>) return false;
+    const size_t lo = K == SoftmaxKind::log ? kRowRegs<V> * V::N / 2 : V::N;
+    return n > lo && n <= kRowRegs<V> * V::N;
+}
+
+// rows rows of n elements (in_registers(n)); the rows this form does not
+// take go to the general path. stream: each row at y's vector alignment is
+// written with non-temporal stores, its tail and the other rows with
+// plain ones.
+template <class T, SoftmaxKind K>
+void softmax_rows_in_registers(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+                               bool stream) {
+    constexpr size_t NV = kRowRegs<Vec<T>>;
+    constexpr size_t kVecBytes = Vec<T>::N * sizeof(T);
+    const bool full = n == NV * Vec<T>::N;
+    for (size_t r = 0; r < rows; ++r) {
+        const T* xr = x + ptrdiff_t(r) * xrs;
+        T* yr = y + ptrdiff_t(r) * yrs;
+        const bool nt = stream && reinterpret_cast<uintptr_t>(yr) % kVecBytes == 0;
+        const bool done = full ? (nt ? softmax_row_in_registers<T, K, NV, true, true>(xr, yr, n)
+                                     : softmax_row_in_registers<T, K, NV, true, false>(xr, yr, n))
+                               : (nt ? softmax_row_in_registers<T, K, NV, false, true>(xr, yr, n)
+                                     : softmax_row_in_registers<T, K, NV, false, false>(xr, yr, n));
+        if (!done) softmax_row_alone<T, K>(xr, yr, n, stream);
+    }
+}
+
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
