@@ -19,7 +19,7 @@ void fused_row(const AttnRowArgs& a) {
     const Consts c(a);
     const T* x = static_cast<const T*>(a.x);
     const MT* mk = static_cast<const MT*>(a.mask);
-    T* y = static_cast<T*>(a.y);
+    auto* y = result_ptr(static_cast<T*>(a.y));  // as Softmax's outputs (dtypes.hpp)
     const size_t n = Full ? kFuseVecs * V::N : a.n;
     R z[kFuseVecs];
     R bm = V::set1(-__builtin_inff());
@@ -67,9 +67,9 @@ void fused_row(const AttnRowArgs& a) {
         }
     };
     if (a.stream)
-        store_all([](T* p, R v) { V::stream(p, v); });
+        store_all([](auto* p, R v) { V::stream(p, v); });
     else
-        store_all([](T* p, R v) { V::store(p, v); });
+        store_all([](auto* p, R v) { V::store(p, v); });
 }
 
 template <class T, class MT, int FL, int DEG>

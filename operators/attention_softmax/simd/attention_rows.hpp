@@ -193,7 +193,7 @@ void fill(T* y, size_t n, bool log) {
 // that no partial (masked) store falls between streamed lines.
 template <class T, class F>
 void store_row(const AttnRowArgs& a, const float* buf, F f) {
-    T* y = static_cast<T*>(a.y);
+    auto* y = result_ptr(static_cast<T*>(a.y));
     if (!a.stream) return store_map(buf, y, a.n, f);
     const float fill_value = a.log ? -__builtin_inff() : 0.0f;
     const R fv = V::set1(fill_value);
@@ -234,7 +234,7 @@ void stats(const AttnRowArgs& a, AttnState* st) {
 template <class T, class MT, int FL>
 void out(const AttnRowArgs& a, const AttnState& st) {
     const Consts c(a);
-    T* y = static_cast<T*>(a.y);
+    auto* y = result_ptr(static_cast<T*>(a.y));
     const T* x = static_cast<const T*>(a.x);
     const MT* mk = static_cast<const MT*>(a.mask);
     // LogSoftmax: (z - m) - log(s), the difference first (z - lse cancels).
