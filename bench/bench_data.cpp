@@ -8,6 +8,7 @@
 
 #include "dtype_codec.hpp"
 #include "page_buffer.hpp"
+#include "workload_desc.hpp"
 
 namespace simdax_bench {
 
@@ -108,15 +109,15 @@ const DataSet& workload_data(const Workload& w) {
     set->input = AlignedBuffer(byte_size(w.dtype, w.shape));
     fill_random(set->input.data(), w.dtype, element_count(w.shape), -5.0, 5.0, seed);
     set->output = AlignedBuffer(byte_size(w.dtype, w.shape));
-    if (w.op == Op::SkipLayerNorm) {
+    if (w.skip) {
         set->skip = AlignedBuffer(byte_size(w.dtype, w.shape));
         fill_random(set->skip.data(), w.dtype, element_count(w.shape), -1.0, 1.0, seed + 3);
     }
-    if (!w.scale_bias.empty() && w.op == Op::AttentionSoftmax) {  // the float32 mask
+    if (!w.scale_bias.empty() && w.op == SIMDAX_OPERATOR_ATTENTION_SOFTMAX) {  // the float32 mask
         // As bench/peers/make_data.py: 0 (kept) and -inf (pad: batch b's
         // last pad*b keys; tail: every row's last tail keys).
-        set->scale = AlignedBuffer(byte_size(SIMDAX_DTYPE_FLOAT32, w.scale_bias));
-        float* m = static_cast<float*>(set->scale.data());
+        set->mask = AlignedBuffer(byte_size(SIMDAX_DTYPE_FLOAT32, w.scale_bias));
+        float* m = static_cast<float*>(set->mask.data());
         const int64_t keys = w.scale_bias.back(), rows = element_count(w.scale_bias) / keys;
         const int64_t per_batch = rows / w.scale_bias.front();
         for (int64_t r = 0; r < rows; ++r) {
@@ -138,28 +139,12 @@ const DataSet& workload_data(const Workload& w) {
 
 simdax_status execute_workload(const simdax_operator* op, const Workload& w, const DataSet& data,
                                const void* in, void* out, const simdax_parallel* par) {
-    const void* bias = w.op == Op::RmsNorm ? nullptr : data.bias.data();  // RMSNormalization has none
-    // AttentionSoftmax (its mask in the scale buffer) and a skip: every
-    // operand bound by index.
-    if (w.op == Op::AttentionSoftmax || data.skip.data() != nullptr) {
-        simdax_buffer_binding operands[SIMDAX_OPERAND_COUNT] = {};
-        operands[SIMDAX_OPERAND_INPUT].data = const_cast<void*>(in);
-        operands[SIMDAX_OPERAND_OUTPUT].data = out;
-        if (w.op == Op::AttentionSoftmax) {
-            operands[SIMDAX_OPERAND_MASK].data = w.scale_bias.empty() ? nullptr : data.scale.data();
-        } else {
-            operands[SIMDAX_OPERAND_SCALE].data = data.scale.data();
-            operands[SIMDAX_OPERAND_BIAS].data = const_cast<void*>(bias);
-            operands[SIMDAX_OPERAND_SKIP].data = data.skip.data();
-        }
-        const simdax_operand_bindings bound = {
-            SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS),
-            SIMDAX_OPERAND_COUNT, operands};
-        return simdax_operator_execute_bound(op, &bound, par);
-    }
-    const simdax_bindings bindings = {in, data.scale.data(), bias, out};
-    return par ? simdax_operator_execute_parallel(op, &bindings, par)
-               : simdax_operator_execute(op, &bindings);
+    const WorkloadBindings b(
+        w, {in, out, data.scale.data(), data.bias.data(), data.mask.data(), data.skip.data()});
+    if (const simdax_operand_bindings* bound = b.bound())
+        return simdax_operator_execute_bound(op, bound, par);
+    return par ? simdax_operator_execute_parallel(op, b.plain(), par)
+               : simdax_operator_execute(op, b.plain());
 }
 
 const DataSet& memcpy_data(const Workload& w) {
@@ -183,56 +168,10 @@ const simdax_operator* workload_operator(const Workload& w, simdax_isa isa, std:
     g_op.op.reset();
     g_op.key.clear();
 
-    const uint32_t rank = uint32_t(w.shape.size());
-    const simdax_tensor_desc tensor = {w.dtype, rank, w.shape.data(), nullptr};
-    const simdax_tensor_desc scale_bias = {w.dtype, uint32_t(w.scale_bias.size()), w.scale_bias.data(),
-                                           nullptr};
-    const uint32_t axis_count = uint32_t(w.axes.size());
-
-    simdax_axes_op_desc axes_desc = {&tensor, &tensor, axis_count, w.axes.data()};
-    const simdax_activation_desc identity = simdax_activation_default(SIMDAX_ACTIVATION_IDENTITY);
-    simdax_mvn_desc mvn_desc = {};
-    mvn_desc.input = &tensor;
-    mvn_desc.scale = w.scale_bias.empty() ? nullptr : &scale_bias;
-    mvn_desc.bias = w.scale_bias.empty() ? nullptr : &scale_bias;
-    mvn_desc.output = &tensor;
-    mvn_desc.axis_count = axis_count;
-    mvn_desc.axes = w.axes.data();
-    mvn_desc.normalize_variance = 1;
-    mvn_desc.epsilon = 1e-5f;
-    mvn_desc.fused_activation = &identity;
-    simdax_hard_sigmoid_desc hs_desc = {&tensor, &tensor, 0.2f, 0.5f};
-    const simdax_tensor_desc mask = {SIMDAX_DTYPE_FLOAT32, uint32_t(w.scale_bias.size()), w.scale_bias.data(),
-                                     nullptr};
-    const simdax_attention_softmax_desc attn_desc = {&tensor,
-                                                     w.scale_bias.empty() ? nullptr : &mask,
-                                                     nullptr,
-                                                     nullptr,
-                                                     &tensor,
-                                                     nullptr,
-                                                     w.attn_scale,
-                                                     0.0f,
-                                                     w.causal,
-                                                     0,
-                                                     0};
-    const bool skip = w.op == Op::SkipLayerNorm;
-    simdax_layer_normalization_desc ln_desc = {&tensor, &scale_bias, &scale_bias, &tensor,
-                                               -1,      1e-5f,       1,           skip ? &tensor : nullptr,
-                                               nullptr, nullptr,     nullptr,     nullptr};
-    simdax_rms_normalization_desc rms_desc = {&tensor, &scale_bias, &tensor, -1,     1e-5f,
-                                              1,       nullptr,     nullptr, nullptr};
-
-    simdax_operator_desc desc = {};
-    switch (w.op) {
-        case Op::LogSoftmax: desc = {SIMDAX_OPERATOR_LOG_SOFTMAX, &axes_desc}; break;
-        case Op::Softmax: desc = {SIMDAX_OPERATOR_SOFTMAX, &axes_desc}; break;
-        case Op::Hardmax: desc = {SIMDAX_OPERATOR_HARDMAX, &axes_desc}; break;
-        case Op::Mvn: desc = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc}; break;
-        case Op::HardSigmoid: desc = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs_desc}; break;
-        case Op::AttentionSoftmax: desc = {SIMDAX_OPERATOR_ATTENTION_SOFTMAX, &attn_desc}; break;
-        case Op::LayerNorm:
-        case Op::SkipLayerNorm: desc = {SIMDAX_OPERATOR_LAYER_NORMALIZATION, &ln_desc}; break;
-        case Op::RmsNorm: desc = {SIMDAX_OPERATOR_RMS_NORMALIZATION, &rms_desc}; break;
+    const WorkloadDesc desc(w);
+    if (!desc.get()) {
+        *error = "no benchmark descriptor for " + operator_name(w);
+        return nullptr;
     }
 
     // Cap the ISA for this create only. The cap itself cannot be read back;
@@ -245,7 +184,7 @@ const simdax_operator* workload_operator(const Workload& w, simdax_isa isa, std:
         return nullptr;
     }
     simdax_operator* op = nullptr;
-    status = simdax_operator_create(&desc, &op);
+    status = simdax_operator_create(desc.get(), &op);
     const std::string create_error = status == SIMDAX_OK ? "" : simdax_last_error();
     simdax_set_max_isa(previous);
     if (status != SIMDAX_OK) {

@@ -44,9 +44,10 @@ private:
 struct DataSet {
     AlignedBuffer input;   // deterministic random values in [-5, 5]
     AlignedBuffer output;  // zeroed
-    AlignedBuffer scale;   // MVN only: values in [0.5, 1.5]
-    AlignedBuffer bias;    // MVN only: values in [-1, 1]
-    AlignedBuffer skip;    // SkipLayerNorm only: values in [-1, 1]
+    AlignedBuffer scale;   // MVN and the norms: values in [0.5, 1.5]
+    AlignedBuffer bias;    // MVN and the norms: values in [-1, 1]
+    AlignedBuffer mask;    // AttentionSoftmax: float32 0 and -inf
+    AlignedBuffer skip;    // a skip workload's: values in [-1, 1]
 };
 
 // The buffers of workload w (built on first use; replaces the cached set).

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bench_ops.hpp"
+#include "operator_names.hpp"
 #include "workloads.hpp"
 
 namespace simdax_bench {
@@ -18,7 +19,9 @@ constexpr int64_t kRowMax = int64_t(1) << 20;
 // Each point is one short measurement: the picture needs hundreds of them.
 constexpr double kMinTime = 0.05;
 
-const Op kOps[] = {Op::LogSoftmax, Op::Softmax, Op::Hardmax, Op::Mvn, Op::HardSigmoid};
+const simdax_operator_type kOps[] = {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX,
+                                     SIMDAX_OPERATOR_HARDMAX, SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
+                                     SIMDAX_OPERATOR_HARD_SIGMOID};
 
 // Workloads are referenced by the registered benchmarks: a deque keeps
 // their addresses.
@@ -27,16 +30,16 @@ std::deque<Workload>& sweep_workloads() {
     return list;
 }
 
-const Workload& add_workload(const std::string& id, Op op, int64_t n, int64_t row) {
+const Workload& add_workload(const std::string& id, simdax_operator_type op, int64_t n, int64_t row) {
     Workload w;
     w.id = id;
     w.op = op;
     w.dtype = SIMDAX_DTYPE_FLOAT32;
-    if (op == Op::HardSigmoid && row == n) {
+    if (op == SIMDAX_OPERATOR_HARD_SIGMOID && row == n) {
         w.shape = {n};
     } else {
         w.shape = {n / row, row};
-        if (op != Op::HardSigmoid) w.axes = {1};
+        if (op != SIMDAX_OPERATOR_HARD_SIGMOID) w.axes = {1};
     }
     w.target = {};
     w.latency = false;
@@ -53,17 +56,18 @@ std::string size_suffix(int64_t n, int64_t row) {
 void register_baselines_at(const char* family, int64_t n, int64_t row) {
     const std::string point = std::string("sweep/") + family;
     const std::string suffix = "/f32" + size_suffix(n, row);
-    const Workload& w = add_workload(point + "/baseline" + size_suffix(n, row), Op::HardSigmoid, n, n);
+    const Workload& w =
+        add_workload(point + "/baseline" + size_suffix(n, row), SIMDAX_OPERATOR_HARD_SIGMOID, n, n);
     register_memcpy(point + "/memcpy" + suffix, w)->MinTime(kMinTime);
     register_read(point + "/read" + suffix, w)->MinTime(kMinTime);
 }
 
 // Every op on every ISA at one (family, n, row) point.
 void register_point(const std::vector<simdax_isa>& isas, const char* family, int64_t n, int64_t row) {
-    for (Op op : kOps) {
+    for (simdax_operator_type op : kOps) {
         // Element-wise ops have no rows: in the size family they run flat.
-        const int64_t r = (op == Op::HardSigmoid && std::string(family) == "size") ? n : row;
-        const std::string point = std::string("sweep/") + family + '/' + op_name(op);
+        const int64_t r = (op == SIMDAX_OPERATOR_HARD_SIGMOID && std::string(family) == "size") ? n : row;
+        const std::string point = std::string("sweep/") + family + '/' + operator_short_name(op);
         const Workload& w = add_workload(point + size_suffix(n, r), op, n, r);
         for (simdax_isa isa : isas)
             register_operator(point + "/f32/" + simdax_isa_name(isa) + size_suffix(n, r), w, isa)
