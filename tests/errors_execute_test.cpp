@@ -19,7 +19,7 @@ using namespace sxt::errors;
 
 struct ExecRow {
     const char* name;
-    Kind kind;
+    simdax_operator_type type;
     simdax_status expected;
     std::vector<std::string> keys;
     std::function<void(Fixture&)> mutate;  // before create (e.g. strides)
@@ -42,13 +42,13 @@ std::vector<ExecRow> exec_rows() {
     };
     return {
         {"NullBindings",
-         Kind::Softmax,
+         SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_NULL_POINTER,
          {"bindings"},
          none,
          [](F&, const simdax_operator* op) { return simdax_operator_execute(op, nullptr); }},
         {"NullOperator",
-         Kind::Softmax,
+         SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_NULL_POINTER,
          {"op"},
          none,
@@ -57,69 +57,69 @@ std::vector<ExecRow> exec_rows() {
              return simdax_operator_execute(nullptr, &b);
          }},
         {"NullInputBuffer",
-         Kind::Softmax,
+         SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_NULL_POINTER,
          {"input"},
          none,
          with_bindings([](F&, simdax_bindings& b) { b.input = nullptr; })},
         {"NullOutputBuffer",
-         Kind::Softmax,
+         SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_NULL_POINTER,
          {"output"},
          none,
          with_bindings([](F&, simdax_bindings& b) { b.output = nullptr; })},
         {"HardSigmoidNullInputBuffer",
-         Kind::HardSigmoid,
+         SIMDAX_OPERATOR_HARD_SIGMOID,
          SIMDAX_ERROR_NULL_POINTER,
          {"input"},
          none,
          with_bindings([](F&, simdax_bindings& b) { b.input = nullptr; })},
         {"MvnNullScaleBuffer",
-         Kind::Mvn,
+         SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
          SIMDAX_ERROR_NULL_POINTER,
          {"scale"},
          none,
          with_bindings([](F&, simdax_bindings& b) { b.scale = nullptr; })},
         {"MvnNullBiasBuffer",
-         Kind::Mvn,
+         SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
          SIMDAX_ERROR_NULL_POINTER,
          {"bias"},
          none,
          with_bindings([](F&, simdax_bindings& b) { b.bias = nullptr; })},
         // An address off the element size: refused, not read as float.
         {"MisalignedInput",
-         Kind::Softmax,
+         SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_INVALID_ARGUMENT,
          {"input", "element size"},
          none,
          with_bindings([](F& f, simdax_bindings& b) { b.input = reinterpret_cast<const char*>(f.x) + 1; })},
         {"MisalignedOutput",
-         Kind::HardSigmoid,
+         SIMDAX_OPERATOR_HARD_SIGMOID,
          SIMDAX_ERROR_INVALID_ARGUMENT,
          {"output", "element size"},
          none,
          with_bindings([](F& f, simdax_bindings& b) { b.output = reinterpret_cast<char*>(f.y) + 2; })},
         {"MvnMisalignedScale",
-         Kind::Mvn,
+         SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
          SIMDAX_ERROR_INVALID_ARGUMENT,
          {"scale", "element size"},
          none,
          with_bindings([](F& f, simdax_bindings& b) { b.scale = reinterpret_cast<const char*>(f.s) + 3; })},
         {"MvnMisalignedBias",
-         Kind::MvnEx,
+         SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION_EX,
          SIMDAX_ERROR_INVALID_ARGUMENT,
          {"bias", "element size"},
          none,
          with_bindings([](F& f, simdax_bindings& b) { b.bias = reinterpret_cast<const char*>(f.b) + 1; })},
         {"SoftmaxOutputShiftedIntoInput",
-         Kind::Softmax,
+         SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_OVERLAP,
          {"output", "overlap"},
          none,
          with_bindings([](F& f, simdax_bindings& b) { b.output = f.x + 1; }),
          true},
         {"SoftmaxInputShiftedIntoOutput",
-         Kind::Softmax,
+         SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_OVERLAP,
          {"output", "overlap"},
          none,
@@ -129,42 +129,42 @@ std::vector<ExecRow> exec_rows() {
          }),
          true},
         {"SoftmaxShiftedAlias",
-         Kind::Softmax,
+         SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_OVERLAP,
          {"output", "overlap", "alias"},
          none,
          with_bindings([](F& f, simdax_bindings& b) { b.output = f.x + 1; }),
          true},
         {"LogSoftmaxShiftedAlias",
-         Kind::LogSoftmax,
+         SIMDAX_OPERATOR_LOG_SOFTMAX,
          SIMDAX_ERROR_OVERLAP,
          {"output", "overlap", "alias"},
          none,
          with_bindings([](F& f, simdax_bindings& b) { b.output = f.x + 1; }),
          true},
         {"MvnExactAlias",
-         Kind::Mvn,
+         SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
          SIMDAX_ERROR_OVERLAP,
          {"output", "overlap", "alias"},
          none,
          with_bindings([](F& f, simdax_bindings& b) { b.output = f.x; }),
          true},
         {"HardSigmoidShiftedAlias",
-         Kind::HardSigmoid,
+         SIMDAX_OPERATOR_HARD_SIGMOID,
          SIMDAX_ERROR_OVERLAP,
          {"output", "overlap"},
          none,
          with_bindings([](F& f, simdax_bindings& b) { b.output = f.x + 1; }),
          true},
         {"HardSigmoidAliasWithOtherStrides",
-         Kind::HardSigmoid,
+         SIMDAX_OPERATOR_HARD_SIGMOID,
          SIMDAX_ERROR_OVERLAP,
          {"output", "overlap"},
          output_strides(1, 3),  // output transposed: same pointer, different element mapping
          with_bindings([](F& f, simdax_bindings& b) { b.output = f.x; }),
          true},
         {"ActivationShiftedAlias",
-         Kind::Activation,
+         SIMDAX_OPERATOR_ACTIVATION,
          SIMDAX_ERROR_OVERLAP,
          {"output", "overlap"},
          none,
@@ -177,7 +177,8 @@ class ExecuteErrors : public testing::TestWithParam<ExecRow> {};
 
 TEST_P(ExecuteErrors, RejectedWithMessageAndNoWrite) {
     const ExecRow& row = GetParam();
-    Fixture f(row.kind);
+    Fixture f(row.type);
+    ASSERT_TRUE(f.covered()) << "the errors fixture has no call of " << f.name();
     row.mutate(f);
     simdax_operator* op = nullptr;
     ASSERT_EQ(simdax_operator_create(&f.op, &op), SIMDAX_OK) << simdax_last_error();
@@ -200,7 +201,7 @@ INSTANTIATE_TEST_SUITE_P(Rows, ExecuteErrors, testing::ValuesIn(exec_rows()),
 // The one-shot entry point applies the same overlap rule (the exact alias
 // runs in place: softmax_in_place_test.cpp).
 TEST(CallErrors, OneShotSoftmaxShiftedAliasRejected) {
-    Fixture f(Kind::Softmax);
+    Fixture f(SIMDAX_OPERATOR_SOFTMAX);
     f.snapshot();
     EXPECT_EQ(simdax_softmax(&f.sm, f.x, f.x + 3), SIMDAX_ERROR_OVERLAP);
     EXPECT_TRUE(f.x_untouched());
@@ -208,7 +209,7 @@ TEST(CallErrors, OneShotSoftmaxShiftedAliasRejected) {
 
 // MVN Scale/Bias are inputs too: the output must not overlap them.
 TEST(CallErrors, MvnOutputOverlappingScale) {
-    Fixture f(Kind::Mvn);
+    Fixture f(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION);
     f.snapshot();
     const unsigned char* sb = reinterpret_cast<const unsigned char*>(f.s);
     std::vector<unsigned char> before(sb, sb + sizeof(f.s));
