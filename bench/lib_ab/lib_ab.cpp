@@ -4,9 +4,11 @@
 //   simdax_lib_ab OLD.so NEW.so OP DTYPE SHAPE [AXES] [SCALE_BIAS] [ISA] [SAMPLES]
 //   simdax_lib_ab old/libsimdax.so.0 new/libsimdax.so.0 mvn f32 64x128x768 2 1x1x768 avx512
 //
-// OP: log_softmax, softmax, hardmax, mvn, hard_sigmoid, relu, attention_softmax,
-// layer_norm, rms_norm, skip_layer_norm (LayerNorm with a residual of the
-// input's shape);
+// OP: an operator as the benchmarks name it (bench/operator_names.hpp, from
+// NEW's operator list): log_softmax, softmax, hardmax, mvn, hard_sigmoid,
+// attention_softmax, layer_norm, rms_norm; skip_layer_norm (LayerNorm with a
+// residual of the input's shape); relu (Activation). The descriptor and the
+// bindings are the benchmark's (bench/workload_desc.hpp);
 // AXES "2,3" ("-" for none; the norms: the first normalized axis);
 // SCALE_BIAS an MVN or norm Scale/Bias shape ("-" for none; the norms need
 // one). attention_softmax: scale 0.125 over the last axis, SCALE_BIAS the
@@ -35,7 +37,9 @@
 #include <string>
 #include <vector>
 
+#include "operator_names.hpp"
 #include "page_buffer.hpp"
+#include "workload_desc.hpp"
 
 namespace {
 
@@ -47,6 +51,7 @@ struct Library {
     decltype(&simdax_set_max_isa) set_max_isa;
     decltype(&simdax_last_error) last_error;
     decltype(&simdax_isa_name) isa_name;
+    decltype(&simdax_operator_name) operator_name;  // nullptr in builds before it
 
     explicit Library(const char* path) {
         void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -58,6 +63,7 @@ struct Library {
         set_max_isa = reinterpret_cast<decltype(set_max_isa)>(symbol(h, "simdax_set_max_isa"));
         last_error = reinterpret_cast<decltype(last_error)>(symbol(h, "simdax_last_error"));
         isa_name = reinterpret_cast<decltype(isa_name)>(symbol(h, "simdax_isa_name"));
+        operator_name = reinterpret_cast<decltype(operator_name)>(dlsym(h, "simdax_operator_name"));
     }
     static void* symbol(void* h, const char* name) {
         void* s = dlsym(h, name);
@@ -115,6 +121,25 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
+// The workload of OP (see the usage above), its sizes to be filled in.
+simdax_bench::Workload parse_op(std::string op, simdax_bench::OperatorNameFn names) {
+    simdax_bench::Workload w;
+    w.id = op;
+    w.latency = false;
+    if (op == "relu") {
+        w.op = SIMDAX_OPERATOR_ACTIVATION;
+        w.activation = SIMDAX_ACTIVATION_RELU;
+        return w;
+    }
+    w.skip = op.rfind("skip_", 0) == 0;
+    if (w.skip) op.erase(0, 5);
+    if (!names) Library::fail("neither library has simdax_operator_name");
+    if (!simdax_bench::parse_operator_short_name(op, &w.op, names)) Library::fail("unknown OP");
+    if (w.skip && w.op != SIMDAX_OPERATOR_LAYER_NORMALIZATION)
+        Library::fail("skip_ goes with layer_norm only");
+    return w;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -125,12 +150,17 @@ int main(int argc, char** argv) {
     }
     Library old_lib(argv[1]), new_lib(argv[2]);
     const std::string op = argv[3], dtype_name = argv[4];
-    const std::vector<int64_t> shape = parse_list(argv[5], 'x');
-    const bool attention = op == "attention_softmax";
-    const bool norm = op == "layer_norm" || op == "rms_norm" || op == "skip_layer_norm";
+    simdax_bench::Workload w =
+        parse_op(op, new_lib.operator_name ? new_lib.operator_name : old_lib.operator_name);
+    w.shape = parse_list(argv[5], 'x');
+    const std::vector<int64_t>& shape = w.shape;
+    const bool attention = w.op == SIMDAX_OPERATOR_ATTENTION_SOFTMAX;
+    const bool norm =
+        w.op == SIMDAX_OPERATOR_LAYER_NORMALIZATION || w.op == SIMDAX_OPERATOR_RMS_NORMALIZATION;
     const bool causal = attention && argc > 6 && std::string(argv[6]) == "causal";
     const std::vector<int64_t> axes64 = parse_list(argc > 6 && !attention ? argv[6] : "-", ',');
-    const std::vector<int64_t> sb_shape = parse_list(argc > 7 ? argv[7] : "-", 'x');
+    w.scale_bias = parse_list(argc > 7 ? argv[7] : "-", 'x');
+    const std::vector<int64_t>& sb_shape = w.scale_bias;
     const std::string isa_name = argc > 8 ? argv[8] : "avx512";
     const int samples = argc > 9 ? std::atoi(argv[9]) : 41;
 
@@ -145,7 +175,13 @@ int main(int argc, char** argv) {
     int64_t count = 1, sb_count = 1;
     for (int64_t s : shape) count *= s;
     for (int64_t s : sb_shape) sb_count *= s;
-    std::vector<uint32_t> axes(axes64.begin(), axes64.end());
+    w.dtype = dtype;
+    w.axes.assign(axes64.begin(), axes64.end());
+    const std::vector<uint32_t>& axes = w.axes;
+    w.attn_scale = 0.125f;
+    w.attn_softcap =
+        std::getenv("SIMDAX_AB_SOFTCAP") ? std::strtof(std::getenv("SIMDAX_AB_SOFTCAP"), nullptr) : 0.0f;
+    w.causal = causal ? SIMDAX_CAUSAL_BOTTOM_RIGHT : SIMDAX_CAUSAL_NONE;
 
     size_t in_offset = 0, out_offset = 0;
     if (const char* o = std::getenv("SIMDAX_AB_OFFSETS")) {
@@ -160,7 +196,7 @@ int main(int argc, char** argv) {
     void* scale = sb_shape.empty() || attention ? nullptr : timing_buffer(size_t(sb_count) * esize);
     void* bias = sb_shape.empty() || attention ? nullptr : timing_buffer(size_t(sb_count) * esize);
     void* mask = sb_shape.empty() || !attention ? nullptr : timing_buffer(size_t(sb_count) * 4);
-    void* skip = op == "skip_layer_norm" ? timing_buffer(size_t(count) * esize) : nullptr;
+    void* skip = w.skip ? timing_buffer(size_t(count) * esize) : nullptr;
     if (skip) fill(skip, dtype, count, -1.0, 1.0, 5);
     if (norm && (!scale || axes.size() != 1)) Library::fail("the norms need one axis and a Scale shape");
     if (mask) fill(mask, SIMDAX_DTYPE_FLOAT32, sb_count, -2.0, 0.0, 4);
@@ -168,88 +204,24 @@ int main(int argc, char** argv) {
     if (scale) fill(scale, dtype, sb_count, 0.5, 1.5, 2);
     if (bias) fill(bias, dtype, sb_count, -1.0, 1.0, 3);
 
-    const simdax_tensor_desc tensor = {dtype, uint32_t(shape.size()), shape.data(), nullptr};
-    const simdax_tensor_desc sb = {dtype, uint32_t(sb_shape.size()), sb_shape.data(), nullptr};
-    const simdax_axes_op_desc axes_desc = {&tensor, &tensor, uint32_t(axes.size()), axes.data()};
-    const simdax_mvn_desc mvn_desc = {&tensor,
-                                      scale ? &sb : nullptr,
-                                      bias ? &sb : nullptr,
-                                      &tensor,
-                                      uint32_t(axes.size()),
-                                      axes.data(),
-                                      1,
-                                      1e-5f,
-                                      nullptr};
-    const simdax_tensor_desc mask_tensor = {SIMDAX_DTYPE_FLOAT32, uint32_t(sb_shape.size()), sb_shape.data(),
-                                            nullptr};
-    const simdax_attention_softmax_desc attention_desc = {
-        &tensor,
-        mask ? &mask_tensor : nullptr,
-        nullptr,
-        nullptr,
-        &tensor,
-        nullptr,
-        0.125f,
-        std::getenv("SIMDAX_AB_SOFTCAP") ? std::strtof(std::getenv("SIMDAX_AB_SOFTCAP"), nullptr) : 0.0f,
-        causal ? SIMDAX_CAUSAL_BOTTOM_RIGHT : SIMDAX_CAUSAL_NONE,
-        0,
-        0};
-    const int32_t norm_axis = axes.empty() ? 0 : int32_t(axes[0]);
-    const simdax_layer_normalization_desc ln_desc = {&tensor,   &sb,     &sb,     &tensor,
-                                                     norm_axis, 1e-5f,   1,       skip ? &tensor : nullptr,
-                                                     nullptr,   nullptr, nullptr, nullptr};
-    const simdax_rms_normalization_desc rms_desc = {&tensor, &sb,     &tensor, norm_axis, 1e-5f,
-                                                    1,       nullptr, nullptr, nullptr};
-    const simdax_hard_sigmoid_desc hs_desc = {&tensor, &tensor, 0.2f, 0.5f};
-    const simdax_activation_op_desc relu_desc = {
-        &tensor, &tensor, {SIMDAX_ACTIVATION_RELU, 0.0f, 0.0f, 0.0f}};
-    simdax_operator_desc desc;
-    if (op == "log_softmax")
-        desc = {SIMDAX_OPERATOR_LOG_SOFTMAX, &axes_desc};
-    else if (op == "softmax")
-        desc = {SIMDAX_OPERATOR_SOFTMAX, &axes_desc};
-    else if (op == "hardmax")
-        desc = {SIMDAX_OPERATOR_HARDMAX, &axes_desc};
-    else if (op == "mvn")
-        desc = {SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, &mvn_desc};
-    else if (op == "hard_sigmoid")
-        desc = {SIMDAX_OPERATOR_HARD_SIGMOID, &hs_desc};
-    else if (op == "relu")
-        desc = {SIMDAX_OPERATOR_ACTIVATION, &relu_desc};
-    else if (attention)
-        desc = {SIMDAX_OPERATOR_ATTENTION_SOFTMAX, &attention_desc};
-    else if (op == "layer_norm" || op == "skip_layer_norm")
-        desc = {SIMDAX_OPERATOR_LAYER_NORMALIZATION, &ln_desc};
-    else if (op == "rms_norm")
-        desc = {SIMDAX_OPERATOR_RMS_NORMALIZATION, &rms_desc};
-    else
-        Library::fail("unknown OP");
+    const simdax_bench::WorkloadDesc desc(w);
+    if (!desc.get()) Library::fail("no descriptor for OP");
 
     simdax_operator* ops[2] = {nullptr, nullptr};
     Library* libs[2] = {&old_lib, &new_lib};
     for (int k = 0; k < 2; ++k) {
         if (libs[k]->set_max_isa(simdax_isa(isa)) != SIMDAX_OK ||
-            libs[k]->create(&desc, &ops[k]) != SIMDAX_OK)
+            libs[k]->create(desc.get(), &ops[k]) != SIMDAX_OK)
             Library::fail(libs[k]->last_error());
     }
-    const simdax_bindings bindings = {x, scale, bias, y};
-    simdax_buffer_binding bound[SIMDAX_OPERAND_COUNT] = {};
-    bound[SIMDAX_OPERAND_INPUT].data = x;
-    bound[SIMDAX_OPERAND_OUTPUT].data = y;
-    bound[SIMDAX_OPERAND_MASK].data = mask;
-    bound[SIMDAX_OPERAND_SCALE].data = norm ? scale : nullptr;
-    bound[SIMDAX_OPERAND_BIAS].data = norm && op != "rms_norm" ? bias : nullptr;
-    bound[SIMDAX_OPERAND_SKIP].data = skip;
-    const simdax_operand_bindings operands = {
-        SIMDAX_HEADER(simdax_operand_bindings, SIMDAX_STRUCTURE_TYPE_OPERAND_BINDINGS), SIMDAX_OPERAND_COUNT,
-        bound};
+    const simdax_bench::WorkloadBindings bindings(w, {x, y, scale, bias, mask, skip});
 
     using clock = std::chrono::steady_clock;
     auto run = [&](int k, int iterations) {
         const auto start = clock::now();
         for (int i = 0; i < iterations; ++i)
-            attention || norm ? libs[k]->execute_bound(ops[k], &operands, nullptr)
-                              : libs[k]->execute(ops[k], &bindings);
+            bindings.bound() ? libs[k]->execute_bound(ops[k], bindings.bound(), nullptr)
+                             : libs[k]->execute(ops[k], bindings.plain());
         return std::chrono::duration<double, std::micro>(clock::now() - start).count() / iterations;
     };
     const int iterations = std::max(1, int(20000.0 / std::max(run(0, 1), 1e-3)));  // ~20 ms a sample
