@@ -277,6 +277,21 @@ void run_mvn_rows(const Plan& p, const Buffers& b, int64_t g0, int64_t g1) {
     p.k.mvn_rows(at(kX), at(kY), size_t(g1 - g0), size_t(p.run), row_stride(kX), row_stride(kY), &a);
 }
 
+// A plain RMSNormalization (no residual) of contiguous rows along one outer
+// dim, its Scale of any dtype: the rms_rows kernel takes many rows per call.
+bool rms_rows_serve(const Plan& p) {
+    if (p.def->type != SIMDAX_OPERATOR_RMS_NORMALIZATION || !runs_in_place(p) || p.outer.n > 1) return false;
+    return !p.has_operand[kSkip] && !p.has_operand[kSkipSum];
+}
+
+void run_rms_rows(const Plan& p, const Buffers& b, int64_t g0, int64_t g1) {
+    const auto row_stride = [&](int o) -> ptrdiff_t { return p.outer.n ? p.outer.stride[o][0] : 0; };
+    const auto at = [&](int o) -> char* { return b.at[o] + g0 * row_stride(o) * int64_t(p.esize_of[o]); };
+    const RmsRowsArgs a{p.vn.epsilon, at(kScale), row_stride(kScale), p.run_stride[kScale],
+                        p.dtypes[kScale] != p.dtype};
+    p.k.rms_rows(at(kX), at(kY), size_t(g1 - g0), size_t(p.run), row_stride(kX), row_stride(kY), &a);
+}
+
 }  // namespace
 
 void execute_norm(const Plan& p, const Buffers& b, const simdax_parallel* par) {
@@ -288,6 +303,10 @@ void execute_norm(const Plan& p, const Buffers& b, const simdax_parallel* par) {
     if (mvn_rows_serve(p))
         return run_unit_ranges(par, size_t((groups + per_unit - 1) / per_unit), [&](size_t u0, size_t u1) {
             run_mvn_rows(p, b, int64_t(u0) * per_unit, std::min(groups, int64_t(u1) * per_unit));
+        });
+    if (rms_rows_serve(p))
+        return run_unit_ranges(par, size_t((groups + per_unit - 1) / per_unit), [&](size_t u0, size_t u1) {
+            run_rms_rows(p, b, int64_t(u0) * per_unit, std::min(groups, int64_t(u1) * per_unit));
         });
     const bool in_place = runs_in_place(p);
     run_unit_ranges(par, size_t((groups + per_unit - 1) / per_unit), [&](size_t u0, size_t u1) {

@@ -1,5 +1,6 @@
 // neon build of the LayerNormalization / RMSNormalization kernels (operators/layer_norm/simd/).
 #include "layer_norm/simd/norm_kernels.hpp"
+#include "layer_norm/simd/rms_rows.hpp"
 #include "simd/kernel_list.hpp"
 
 namespace simdax::kernels::neon {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "mvn/mvn_wide.hpp"
 #include "scalar/scalar_kernels.hpp"
 
 namespace simdax::kernels::scalar {
@@ -86,6 +87,40 @@ void norm_apply(const void* buf, void* y, size_t n, const NormApply* a) {
         Acc v = (d * inv) * param<T>(a->scale, a->scale_f32, i);
         if (a->bias) v += param<T>(a->bias, a->bias_f32, i);
         st<T>(y, ptrdiff_t(i), v);
+    }
+}
+
+// Row by row as the per-row path (norm_moments, then norm_apply): the sum
+// of squares in the wider type, the output in the compute type unless the
+// row is outside its comfortable range (then in the wider type).
+template <class T>
+void rms_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+              const RmsRowsArgs* a) {
+    using Acc = AccOf<T>;
+    using W = WideOf<Acc>;
+    const VarianceNorm vn{true, false, a->epsilon};
+    const bool f32 = a->scale_f32 && !std::is_same_v<T, double>;
+    const WideFpScope<W> fp;
+    for (size_t g = 0; g < rows; ++g) {
+        const void* xr = row_at<T>(x, g, xrs);
+        void* yr = row_at<T>(y, g, yrs);
+        const char* sc = static_cast<const char*>(a->scale) +
+                         ptrdiff_t(g) * a->scale_rs * ptrdiff_t(f32 ? sizeof(float) : sizeof(T));
+        W q = 0;
+        for (size_t i = 0; i < n; ++i) {
+            const W v = W(ld<T>(xr, ptrdiff_t(i)));
+            q += v * v;
+        }
+        const W var = q / W(n);
+        const W inv = W(1) / std::sqrt(var + W(a->epsilon));
+        const bool wide = !fits_fast_path_var<Acc>(0.0, double(q), double(var), vn);
+        const Acc inv_acc = Acc(inv);
+        for (size_t i = 0; i < n; ++i) {
+            const ptrdiff_t k = ptrdiff_t(i) * a->scale_ks;
+            const Acc s = f32 ? Acc(ld<float>(sc, k)) : Acc(ld<T>(sc, k));
+            const Acc v = ld<T>(xr, ptrdiff_t(i));
+            st<T>(yr, ptrdiff_t(i), wide ? Acc(W(v) * inv * W(s)) : (v * inv_acc) * s);
+        }
     }
 }
 

@@ -38,6 +38,16 @@ struct NormApply {
     const char* ahead[2];
 };
 
+// RMSNormalization of whole contiguous rows (rms_rows): element e of row g
+// is scaled by scale[g*scale_rs + e*scale_ks], float32 when scale_f32 (for
+// float16/bfloat16 rows; else the data's dtype).
+struct RmsRowsArgs {
+    double epsilon;
+    const void* scale;
+    ptrdiff_t scale_rs, scale_ks;
+    bool scale_f32;
+};
+
 }  // namespace simdax
 
 // norm_load: buf = round_T(x + skip + skip_bias) in the compute type, the
@@ -45,9 +55,14 @@ struct NormApply {
 //   (then buf = x); skip_bias_f32: skip_bias is float32.
 // norm_moments: the moments of buf (rms: the sum of squares).
 // norm_apply: y from buf (NormApply).
+// rms_rows: y = x / sqrt(mean(x^2) + epsilon) * scale over `rows` rows of n
+//   contiguous elements, row g at x + g*xrs and y + g*yrs (y may be x): many
+//   rows per call, no row buffer (operators/layer_norm/simd/rms_rows.hpp).
 #define SIMDAX_LAYER_NORM_SLOTS(X, A)                                                                    \
     X(A, norm_load,                                                                                      \
       (const void* x, const void* skip, const void* skip_bias, bool skip_bias_f32, void* sum, void* buf, \
        size_t n))                                                                                        \
     X(A, norm_moments, (const void* buf, size_t n, bool rms, NormMoments* out))                          \
-    X(A, norm_apply, (const void* buf, void* y, size_t n, const NormApply* a))
+    X(A, norm_apply, (const void* buf, void* y, size_t n, const NormApply* a))                           \
+    X(A, rms_rows,                                                                                       \
+      (const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs, const RmsRowsArgs* a))
