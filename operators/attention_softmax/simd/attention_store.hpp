@@ -1,0 +1,74 @@
+// How AttentionSoftmax writes a row's outputs: vector by vector, plain or
+// streamed (non-temporal at y's alignment), the keys the causal window
+// excludes filled alongside. Apart from the row kernels so that each file
+// holds one step.
+#pragma once
+
+#include <cstdint>
+
+#include "attention_softmax/simd/attention_logits.hpp"
+
+namespace simdax::kernels::SIMDAX_KERNEL_ISA {
+namespace attn {
+
+// y[j..j+c) = g(j, c) for the vectors of [0, n), stored as T; stream: those
+// at y's vector alignment with non-temporal stores (the caller fences), the
+// edges partial.
+template <class T, class G>
+SIMDAX_INLINE void store_each(T* y, size_t n, G g, bool stream) {
+    size_t j = 0;
+    if (stream) {
+        constexpr size_t kVecBytes = V::N * sizeof(T);
+        const size_t head = (kVecBytes - reinterpret_cast<uintptr_t>(y) % kVecBytes) % kVecBytes / sizeof(T);
+        j = head < n ? head : n;
+        if (j) V::storen(y, g(size_t(0), j), j);
+        for (; j + V::N <= n; j += V::N) V::stream(y + j, g(j, V::N));
+    }
+    for (; j + V::N <= n; j += V::N) V::store(y + j, g(j, V::N));
+    if (j < n) V::storen(y + j, g(j, n - j), n - j);
+}
+
+// y[j] = f(buf[j]) over [0, n).
+template <class T, class F>
+SIMDAX_INLINE void store_map(const float* buf, T* y, size_t n, F f) {
+    store_each(
+        y, n,
+        [&](size_t j, size_t c) { return f(c == V::N ? V::load(buf + j) : V::loadn(buf + j, c, V::zero())); },
+        false);
+}
+
+// Softmax: 0 everywhere; LogSoftmax: -inf (a row with no finite logit, the
+// keys the causal window excludes).
+template <class T>
+void fill(T* y, size_t n, bool log) {
+    const R v = V::set1(log ? -__builtin_inff() : 0.0f);
+    store_each(
+        y, n, [&](size_t, size_t) { return v; }, false);
+}
+
+// A row's output from buf (its n visible keys; f maps a vector of buf to
+// outputs). Streamed: the excluded keys around them in the same pass, so
+// that no partial (masked) store falls between streamed lines.
+template <class T, class F>
+void store_row(const AttnRowArgs& a, const float* buf, F f) {
+    auto* y = result_ptr(static_cast<T*>(a.y));
+    if (!a.stream) return store_map(buf, y, a.n, f);
+    const float fill_value = a.log ? -__builtin_inff() : 0.0f;
+    const R fv = V::set1(fill_value);
+    const size_t lo = a.before, hi = a.before + a.n;
+    const auto g = [&](size_t j, size_t c) {
+        if (j >= lo && j + c <= hi)
+            return f(c == V::N ? V::load(buf + (j - lo)) : V::loadn(buf + (j - lo), c, V::zero()));
+        if (j + c <= lo || j >= hi) return fv;
+        alignas(64) float t[V::N];  // a vector across an edge of the window
+        for (size_t l = 0; l < V::N; ++l) t[l] = j + l >= lo && j + l < hi ? buf[j + l - lo] : 0.0f;
+        V::store(t, f(V::load(t)));
+        for (size_t l = 0; l < V::N; ++l)
+            if (j + l < lo || j + l >= hi) t[l] = fill_value;
+        return V::load(t);
+    };
+    store_each(y - lo, hi + a.after, g, true);
+}
+
+}  // namespace attn
+}  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
