@@ -124,20 +124,22 @@ TEST(OnnxHelpers, HardSigmoidParams) {
     EXPECT_EQ(simdax_onnx_hard_sigmoid_params(0, 0.f, 0, 0.f, nullptr, &b), SIMDAX_ERROR_NULL_POINTER);
 }
 
+// The attributes helper attrs (LayerNormalization's or RMSNormalization's)
+// with every attribute absent fills d with ONNX's defaults.
+template <class Attrs, class Desc>
+void expect_onnx_norm_defaults(Attrs attrs, Desc* d) {
+    ASSERT_EQ(attrs(0, 5, 0, 9.f, 0, 7, d), SIMDAX_OK) << simdax_last_error();
+    EXPECT_EQ(d->axis, -1);
+    EXPECT_EQ(d->epsilon, 1e-5f);
+    EXPECT_EQ(d->stash_type, 1);
+}
+
 TEST(OnnxHelpers, NormalizationAttrs) {
     // Absent attributes: ONNX's defaults (LayerNormalization-17, RMSNormalization-23).
     simdax_layer_normalization_desc ln{};
-    ASSERT_EQ(simdax_onnx_layer_normalization_attrs(0, 5, 0, 9.f, 0, 7, &ln), SIMDAX_OK)
-        << simdax_last_error();
-    EXPECT_EQ(ln.axis, -1);
-    EXPECT_EQ(ln.epsilon, 1e-5f);
-    EXPECT_EQ(ln.stash_type, 1);
+    ASSERT_NO_FATAL_FAILURE(expect_onnx_norm_defaults(simdax_onnx_layer_normalization_attrs, &ln));
     simdax_rms_normalization_desc rms{};
-    ASSERT_EQ(simdax_onnx_rms_normalization_attrs(0, 5, 0, 9.f, 0, 7, &rms), SIMDAX_OK)
-        << simdax_last_error();
-    EXPECT_EQ(rms.axis, -1);
-    EXPECT_EQ(rms.epsilon, 1e-5f);
-    EXPECT_EQ(rms.stash_type, 1);
+    ASSERT_NO_FATAL_FAILURE(expect_onnx_norm_defaults(simdax_onnx_rms_normalization_attrs, &rms));
     // Present attributes are taken as given.
     ASSERT_EQ(simdax_onnx_layer_normalization_attrs(1, 1, 1, 1e-6f, 1, 1, &ln), SIMDAX_OK);
     EXPECT_EQ(ln.axis, 1);

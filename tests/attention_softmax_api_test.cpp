@@ -44,92 +44,49 @@ void expect_refused(const Desc& dd, simdax_status s, const std::string& prefix) 
 }
 
 TEST(AttentionSoftmaxApi, RefusalsNameTheirArgument) {
-    {
+    // Each row changes one argument of a valid descriptor.
+    struct Refusal {
+        simdax_status status;
+        const char* prefix;
+        void (*change)(Desc&);
+    };
+    const Refusal rows[] = {
+        {SIMDAX_ERROR_SHAPE_MISMATCH, "input.rank: 1 must be >= 2",
+         [](Desc& d) {
+             d.x.rank = d.y.rank = 1;
+             d.d.mask = d.d.alibi_slopes = d.d.sinks = d.d.log_sum_exp = nullptr;
+         }},
+        {SIMDAX_ERROR_DTYPE_MISMATCH, "input.dtype: float64 is not one of",
+         [](Desc& d) { d.x.dtype = d.y.dtype = SIMDAX_DTYPE_FLOAT64; }},
+        {SIMDAX_ERROR_INVALID_ARGUMENT, "input.dtype: uint8 is for boolean masks only",
+         [](Desc& d) { d.x.dtype = d.y.dtype = SIMDAX_DTYPE_UINT8; }},
+        {SIMDAX_ERROR_SHAPE_MISMATCH, "mask.sizes[2]: 3 is neither input.sizes[2] (4) nor 1",
+         [](Desc& d) { d.ms[2] = 3; }},
+        {SIMDAX_ERROR_DTYPE_MISMATCH, "mask.dtype: float64 is not one of",
+         [](Desc& d) { d.mask.dtype = SIMDAX_DTYPE_FLOAT64; }},
+        {SIMDAX_ERROR_SHAPE_MISMATCH, "mask.rank: 3 differs from input.rank 4",
+         [](Desc& d) { d.mask.rank = 3; }},
+        {SIMDAX_ERROR_SHAPE_MISMATCH, "alibi_slopes.sizes[3]: 8 must be 1", [](Desc& d) { d.rs[3] = 8; }},
+        {SIMDAX_ERROR_DTYPE_MISMATCH, "sinks.dtype: uint8 is not one of",
+         [](Desc& d) { d.sinks.dtype = SIMDAX_DTYPE_UINT8; }},
+        {SIMDAX_ERROR_DTYPE_MISMATCH, "log_sum_exp.dtype: float16 must be float32",
+         [](Desc& d) { d.lse.dtype = SIMDAX_DTYPE_FLOAT16; }},
+        {SIMDAX_ERROR_SHAPE_MISMATCH, "log_sum_exp.sizes[3]: 8 must be 1", [](Desc& d) { d.ls[3] = 8; }},
+        {SIMDAX_ERROR_SHAPE_MISMATCH, "log_sum_exp.sizes[0]: 1 must be 2", [](Desc& d) { d.ls[0] = 1; }},
+        {SIMDAX_ERROR_INVALID_ARGUMENT, "scale: nan is not finite", [](Desc& d) { d.d.scale = NAN; }},
+        {SIMDAX_ERROR_INVALID_ARGUMENT, "softcap: -1 must be >= 0", [](Desc& d) { d.d.softcap = -1.0f; }},
+        {SIMDAX_ERROR_INVALID_ARGUMENT, "causal: 7 is not a simdax_causal",
+         [](Desc& d) { d.d.causal = simdax_causal(7); }},
+        {SIMDAX_ERROR_INVALID_ARGUMENT, "window: 2 needs a causal mode",
+         [](Desc& d) { d.d.causal = SIMDAX_CAUSAL_NONE; }},
+        {SIMDAX_ERROR_INVALID_ARGUMENT, "log: 2 is neither 0", [](Desc& d) { d.d.log = 2; }},
+        {SIMDAX_ERROR_DTYPE_MISMATCH, "output.dtype: float16 differs from input.dtype",
+         [](Desc& d) { d.y.dtype = SIMDAX_DTYPE_FLOAT16; }},
+    };
+    for (const Refusal& r : rows) {
         Desc d;
-        d.x.rank = d.y.rank = 1;
-        d.d.mask = d.d.alibi_slopes = d.d.sinks = d.d.log_sum_exp = nullptr;
-        expect_refused(d, SIMDAX_ERROR_SHAPE_MISMATCH, "input.rank: 1 must be >= 2");
-    }
-    {
-        Desc d;
-        d.x.dtype = d.y.dtype = SIMDAX_DTYPE_FLOAT64;
-        expect_refused(d, SIMDAX_ERROR_DTYPE_MISMATCH, "input.dtype: float64 is not one of");
-    }
-    {
-        Desc d;
-        d.x.dtype = d.y.dtype = SIMDAX_DTYPE_UINT8;
-        expect_refused(d, SIMDAX_ERROR_INVALID_ARGUMENT, "input.dtype: uint8 is for boolean masks only");
-    }
-    {
-        Desc d;
-        d.ms[2] = 3;
-        expect_refused(d, SIMDAX_ERROR_SHAPE_MISMATCH,
-                       "mask.sizes[2]: 3 is neither input.sizes[2] (4) nor 1");
-    }
-    {
-        Desc d;
-        d.mask.dtype = SIMDAX_DTYPE_FLOAT64;
-        expect_refused(d, SIMDAX_ERROR_DTYPE_MISMATCH, "mask.dtype: float64 is not one of");
-    }
-    {
-        Desc d;
-        d.mask.rank = 3;
-        expect_refused(d, SIMDAX_ERROR_SHAPE_MISMATCH, "mask.rank: 3 differs from input.rank 4");
-    }
-    {
-        Desc d;
-        d.rs[3] = 8;
-        expect_refused(d, SIMDAX_ERROR_SHAPE_MISMATCH, "alibi_slopes.sizes[3]: 8 must be 1");
-    }
-    {
-        Desc d;
-        d.sinks.dtype = SIMDAX_DTYPE_UINT8;
-        expect_refused(d, SIMDAX_ERROR_DTYPE_MISMATCH, "sinks.dtype: uint8 is not one of");
-    }
-    {
-        Desc d;
-        d.lse.dtype = SIMDAX_DTYPE_FLOAT16;
-        expect_refused(d, SIMDAX_ERROR_DTYPE_MISMATCH, "log_sum_exp.dtype: float16 must be float32");
-    }
-    {
-        Desc d;
-        d.ls[3] = 8;
-        expect_refused(d, SIMDAX_ERROR_SHAPE_MISMATCH, "log_sum_exp.sizes[3]: 8 must be 1");
-    }
-    {
-        Desc d;
-        d.ls[0] = 1;
-        expect_refused(d, SIMDAX_ERROR_SHAPE_MISMATCH, "log_sum_exp.sizes[0]: 1 must be 2");
-    }
-    {
-        Desc d;
-        d.d.scale = NAN;
-        expect_refused(d, SIMDAX_ERROR_INVALID_ARGUMENT, "scale: nan is not finite");
-    }
-    {
-        Desc d;
-        d.d.softcap = -1.0f;
-        expect_refused(d, SIMDAX_ERROR_INVALID_ARGUMENT, "softcap: -1 must be >= 0");
-    }
-    {
-        Desc d;
-        d.d.causal = simdax_causal(7);
-        expect_refused(d, SIMDAX_ERROR_INVALID_ARGUMENT, "causal: 7 is not a simdax_causal");
-    }
-    {
-        Desc d;
-        d.d.causal = SIMDAX_CAUSAL_NONE;
-        expect_refused(d, SIMDAX_ERROR_INVALID_ARGUMENT, "window: 2 needs a causal mode");
-    }
-    {
-        Desc d;
-        d.d.log = 2;
-        expect_refused(d, SIMDAX_ERROR_INVALID_ARGUMENT, "log: 2 is neither 0");
-    }
-    {
-        Desc d;
-        d.y.dtype = SIMDAX_DTYPE_FLOAT16;
-        expect_refused(d, SIMDAX_ERROR_DTYPE_MISMATCH, "output.dtype: float16 differs from input.dtype");
+        r.change(d);
+        expect_refused(d, r.status, r.prefix);
     }
 }
 

@@ -46,6 +46,19 @@ void expect_json_error(const CaseText& text, const std::string& problem) {
     expect_case_error(folder, "case.json", problem);
 }
 
+// A valid case but for its inputs (outputs): a list of the tensors given
+// (tensor_json, comma-separated).
+CaseText with_inputs(const std::string& tensors) {
+    CaseText text;
+    text.inputs = "[" + tensors + "]";
+    return text;
+}
+CaseText with_outputs(const std::string& tensors) {
+    CaseText text;
+    text.outputs = "[" + tensors + "]";
+    return text;
+}
+
 TEST(CaseReaderErrors, MissingCaseJson) {
     CaseFolder folder;
     expect_case_error(folder, "case.json", "no such file");
@@ -78,9 +91,8 @@ TEST(CaseReaderErrors, UnknownOperatorDtypeAndSchema) {
     CaseText text;
     text.op = "Gelu";
     expect_json_error(text, "op: unknown operator 'Gelu'");
-    text = CaseText();
-    text.inputs = "[" + tensor_json("X", "input_0.bin", "int8", "[2, 3]") + "]";
-    expect_json_error(text, "inputs[0].dtype: unknown dtype 'int8'");
+    expect_json_error(with_inputs(tensor_json("X", "input_0.bin", "int8", "[2, 3]")),
+                      "inputs[0].dtype: unknown dtype 'int8'");
     text = CaseText();
     text.schema = "simdax-case/2";
     expect_json_error(text, "schema");
@@ -89,9 +101,7 @@ TEST(CaseReaderErrors, UnknownOperatorDtypeAndSchema) {
 TEST(CaseReaderErrors, ViewOutsideTheBuffer) {
     const std::string x_shape = "[2, 3]";
     const auto with_layout = [&](const std::string& layout) {
-        CaseText text;
-        text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", x_shape, layout) + "]";
-        return text;
+        return with_inputs(tensor_json("X", "input_0.bin", "float32", x_shape, layout));
     };
     expect_json_error(with_layout(R"("strides": null, "offset": 3, "buffer_elements": 6)"),
                       "reaches element 8 but the buffer has 6 elements");
@@ -112,9 +122,7 @@ TEST(CaseReaderErrors, ViewOutsideTheBuffer) {
 
 TEST(CaseReaderErrors, BadShapes) {
     const auto with_shape = [](const std::string& shape) {
-        CaseText text;
-        text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", shape) + "]";
-        return text;
+        return with_inputs(tensor_json("X", "input_0.bin", "float32", shape));
     };
     expect_json_error(with_shape("[]"), "rank 0 is outside 1..8");
     expect_json_error(with_shape("[1, 1, 1, 1, 1, 1, 1, 1, 6]"), "rank 9 is outside 1..8");
@@ -173,24 +181,19 @@ TEST(CaseReaderErrors, BadEpsilonPlacement) {
 }
 
 TEST(CaseReaderErrors, BadTensorLists) {
-    CaseText text;
-    text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", "[2, 3]") + ", " +
-                  tensor_json("Scale", "input_0.bin", "float32", "[2, 3]") + "]";
+    CaseText text = with_inputs(tensor_json("X", "input_0.bin", "float32", "[2, 3]") + ", " +
+                                tensor_json("Scale", "input_0.bin", "float32", "[2, 3]"));
     expect_json_error(text, "inputs[1].name: 'Scale' is not an input of HardSigmoid (it takes X only)");
     text.inputs = "[]";
     expect_json_error(text, "inputs: is empty");
-    text = CaseText();
-    text.outputs = "[]";
-    expect_json_error(text, "outputs: 0 entries");
-    text = CaseText();
-    text.outputs = "[" + tensor_json("Y", "output_0.bin", "float64", "[2, 3]") + "]";
-    expect_json_error(text, "float32 differs from the output's float64");
-    text = CaseText();
-    text.inputs = "[" + tensor_json("X", "input_0.bin", "float32", "[2, 3]", "", "float64") + "]";
-    expect_json_error(text, "an input file holds its dtype");
-    text = CaseText();
-    text.outputs = "[" + tensor_json("Y", "output_0.bin", "float32", "[2, 3]", R"("strides": [1, 2])") + "]";
-    expect_json_error(text, "outputs are packed");
+    expect_json_error(with_outputs(""), "outputs: 0 entries");
+    expect_json_error(with_outputs(tensor_json("Y", "output_0.bin", "float64", "[2, 3]")),
+                      "float32 differs from the output's float64");
+    expect_json_error(with_inputs(tensor_json("X", "input_0.bin", "float32", "[2, 3]", "", "float64")),
+                      "an input file holds its dtype");
+    expect_json_error(
+        with_outputs(tensor_json("Y", "output_0.bin", "float32", "[2, 3]", R"("strides": [1, 2])")),
+        "outputs are packed");
 }
 
 // A case's files live in its folder: "../x" or an absolute path is refused
@@ -200,9 +203,8 @@ TEST(CaseReaderErrors, FileOutsideTheCaseFolder) {
         CaseText text;
         text.inputs = packed_input(file, "float32", "[2, 3]", 6);
         expect_json_error(text, "inputs[0].file: '" + file + "' leaves the case folder");
-        text = CaseText();
-        text.outputs = "[" + tensor_json("Y", file, "float32", "[2, 3]") + "]";
-        expect_json_error(text, "outputs[0].file: '" + file + "' leaves the case folder");
+        expect_json_error(with_outputs(tensor_json("Y", file, "float32", "[2, 3]")),
+                          "outputs[0].file: '" + file + "' leaves the case folder");
     }
     // A path that stays inside is fine.
     CaseFolder folder;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <thread>
 #include <utility>
@@ -106,6 +107,18 @@ void expect_levels(const CpuInfo& info, bool avx2, bool avx512, bool fp16) {
     EXPECT_FALSE(info.isa_ok[SIMDAX_ISA_NEONFP16]);
 }
 
+// The CPU cpu with each bit of its register reg cleared alone has the
+// levels given.
+void expect_levels_without(const X86CpuidBits& cpu, uint32_t X86CpuidBits::*reg,
+                           std::initializer_list<int> bits, bool avx2, bool avx512, bool fp16) {
+    for (int n : bits) {
+        X86CpuidBits b = cpu;
+        b.*reg &= ~B(n);
+        SCOPED_TRACE(n);
+        expect_levels(decode(b), avx2, avx512, fp16);
+    }
+}
+
 TEST(CpuFeaturesDecode, SapphireRapidsHasEveryLevel) {
     const CpuInfo info = decode(sapphire_rapids());
     expect_levels(info, true, true, true);
@@ -166,12 +179,8 @@ TEST(CpuFeaturesDecode, Fp16NeedsBf16Too) {
 }
 
 TEST(CpuFeaturesDecode, Avx512NeedsEveryGroupMember) {
-    for (int n : {16, 17, 28, 30, 31}) {
-        X86CpuidBits b = sapphire_rapids();
-        b.leaf7_ebx &= ~B(n);
-        SCOPED_TRACE(n);
-        expect_levels(decode(b), true, false, false);
-    }
+    expect_levels_without(sapphire_rapids(), &X86CpuidBits::leaf7_ebx, {16, 17, 28, 30, 31}, true, false,
+                          false);
 }
 
 TEST(CpuFeaturesDecode, OsMaskedAvx512FallsBackToAvx2) {
@@ -211,12 +220,7 @@ TEST(CpuFeaturesDecode, MissingF16cMeansNoAvx2) {
 }
 
 TEST(CpuFeaturesDecode, MissingFmaOrAvxMeansNoAvx2) {
-    for (int n : {12, 28}) {
-        X86CpuidBits b = haswell();
-        b.leaf1_ecx &= ~B(n);
-        SCOPED_TRACE(n);
-        expect_levels(decode(b), false, false, false);
-    }
+    expect_levels_without(haswell(), &X86CpuidBits::leaf1_ecx, {12, 28}, false, false, false);
 }
 
 TEST(CpuFeaturesDecode, Leaf7BeyondMaxBasicLeafIsIgnored) {

@@ -14,6 +14,14 @@ namespace {
 constexpr float kNaNf = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInff = std::numeric_limits<float>::infinity();
 
+// Axes {0, 1, 0}: one axis named twice, more axes than a rank-2 input has.
+void three_axes_0_twice(Fixture& f) {
+    f.axes[0] = 0;
+    f.axes[1] = 1;
+    f.axes[2] = 0;
+    f.sm.axis_count = 3;
+}
+
 }  // namespace
 
 std::vector<CreateRow> create_attribute_rows() {
@@ -51,12 +59,7 @@ std::vector<CreateRow> create_attribute_rows() {
          SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_INVALID_AXES,
          {"axes", "axis"},
-         [](F& f) {
-             f.axes[0] = 0;
-             f.axes[1] = 1;
-             f.axes[2] = 0;
-             f.sm.axis_count = 3;
-         }},
+         [](F& f) { three_axes_0_twice(f); }},
         {"LogSoftmaxOutOfRangeAxis",
          SIMDAX_OPERATOR_LOG_SOFTMAX,
          SIMDAX_ERROR_INVALID_AXES,
@@ -67,10 +70,7 @@ std::vector<CreateRow> create_attribute_rows() {
          SIMDAX_ERROR_INVALID_AXES,
          {"axes", "axis"},
          [](F& f) {
-             f.axes[0] = 0;
-             f.axes[1] = 1;
-             f.axes[2] = 0;
-             f.sm.axis_count = 3;
+             three_axes_0_twice(f);
              f.in.rank = f.out.rank = 3;
              f.in_sizes[2] = f.out_sizes[2] = 1;
          }},

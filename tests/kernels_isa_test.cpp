@@ -53,7 +53,7 @@ simdax::MaxSum run_maxsum(const DtypeKernels& kk, Buf& x, size_t n, size_t esz) 
 }
 
 void check_softmax_rows(const DtypeKernels& kk, DType dt, Buf& x, size_t n, const char* what) {
-    const size_t esz = sxt::dtype_bytes(api_dtype(dt));
+    const size_t esz = sxt::dtype_bytes(public_dtype(dt));
     const std::vector<double> g = read(x, n);
     const simdax::MaxSum st = run_maxsum(kk, x, n, esz);
     for (int log = 0; log < 2; ++log) {
@@ -72,7 +72,7 @@ TEST_P(KernelsIsa, SoftmaxRows) {
     for (DType dt : kDTypes) {
         std::vector<size_t> sizes = sweep_sizes();
         if ((dt == DType::f32 || dt == DType::f16) && !emulated_run())  // streaming stores
-            sizes.push_back((size_t(2) << 20) / sxt::dtype_bytes(api_dtype(dt)) + 5);
+            sizes.push_back((size_t(2) << 20) / sxt::dtype_bytes(public_dtype(dt)) + 5);
         for (size_t n : sizes) {
             Buf x(dt, n);
             fill_random(x, n, rng, -20, 20);
@@ -139,7 +139,7 @@ TEST_P(KernelsIsa, HardmaxOut) {
 TEST_P(KernelsIsa, Argmax) {
     std::mt19937 rng(2);
     for (DType dt : kDTypes) {
-        const size_t esz = sxt::dtype_bytes(api_dtype(dt));
+        const size_t esz = sxt::dtype_bytes(public_dtype(dt));
         for (size_t n : sweep_sizes()) {
             for (int variant = 0; variant < 4; ++variant) {
                 Buf x(dt, n);
@@ -173,7 +173,7 @@ TEST_P(KernelsIsa, Argmax) {
 // moments over x, then normalize with the given scale/bias/act; checks y.
 void check_mvn_rows(const DtypeKernels& kk, DType dt, Buf& x, size_t n, int affine,
                     const simdax::ActParams& act, bool normvar, const char* what) {
-    const size_t esz = sxt::dtype_bytes(api_dtype(dt));
+    const size_t esz = sxt::dtype_bytes(public_dtype(dt));
     const std::vector<double> g = read(x, n);
     simdax::Moments st{0, 0, 0};
     const size_t cut = n > 5 ? n / 3 : 0;
@@ -251,7 +251,7 @@ TEST_P(KernelsIsa, Activation) {
             std::vector<size_t> sizes = sweep_sizes();
             if ((dt == DType::f32 || dt == DType::f16) && !emulated_run() &&
                 (a.type == SIMDAX_ACTIVATION_HARD_SIGMOID || a.type == SIMDAX_ACTIVATION_TANH))
-                sizes.push_back((size_t(2) << 20) / sxt::dtype_bytes(api_dtype(dt)) + 3);  // streaming
+                sizes.push_back((size_t(2) << 20) / sxt::dtype_bytes(public_dtype(dt)) + 3);  // streaming
             for (size_t n : sizes) {
                 if (n > 100 && n != 4097 && n < 100000) continue;
                 Buf x(dt, n);

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "simdax/simdax.hpp"
 #include "support/norm_runner.hpp"
@@ -189,6 +188,28 @@ TEST(LayerNorm, StreamedOutput) {
     }
 }
 
+// op in dt over sizes, a Scale of the last dim; LayerNormalization with a
+// Bias too.
+NormCase scaled_case(simdax_operator_type op, simdax_dtype dt, const std::vector<int64_t>& sizes) {
+    NormCase c;
+    c.op = op;
+    c.dt = dt;
+    c.x.sizes = c.y.sizes = sizes;
+    c.scale.sizes = c.bias.sizes = {sizes.back()};
+    c.has_bias = op == SIMDAX_OPERATOR_LAYER_NORMALIZATION;
+    return c;
+}
+
+// rows x n, epsilon eps; LayerNormalization with its Mean and InvStdDev
+// outputs too.
+NormCase statistics_case(simdax_operator_type op, simdax_dtype dt, float eps, int64_t rows, int64_t n) {
+    NormCase c = scaled_case(op, dt, {rows, n});
+    c.epsilon = eps;
+    c.has_mean = c.has_inv = c.has_bias;
+    c.mean.sizes = c.inv.sizes = {rows, 1};
+    return c;
+}
+
 // Constant rows (variance 0), NaN and infinity, huge and tiny magnitudes.
 TEST(LayerNorm, SpecialValues) {
     for (simdax_dtype dt : kDtypes)
@@ -198,16 +219,7 @@ TEST(LayerNorm, SpecialValues) {
                 for (int64_t n : {int64_t(1), int64_t(17), int64_t(384)}) {
                     const double big = dt == SIMDAX_DTYPE_FLOAT16 ? 3e4 : 1e30;
                     const double tiny = dt == SIMDAX_DTYPE_FLOAT16 ? 1e-4 : 1e-30;
-                    NormCase c;
-                    c.op = op;
-                    c.dt = dt;
-                    c.epsilon = eps;
-                    c.x.sizes = c.y.sizes = {6, n};
-                    c.scale.sizes = {n};
-                    c.has_bias = op == SIMDAX_OPERATOR_LAYER_NORMALIZATION;
-                    c.bias.sizes = {n};
-                    c.has_mean = c.has_inv = c.has_bias;
-                    c.mean.sizes = c.inv.sizes = {6, 1};
+                    NormCase c = statistics_case(op, dt, eps, 6, n);
                     NormIo io = make_norm_io(c);
                     Rng rng(test_seed(uint64_t(n)));
                     fill_norm_io(io, [&](int k, int64_t i) {
@@ -239,20 +251,11 @@ TEST(LayerNorm, ExtremeRanges) {
                     const bool f16 = dt == SIMDAX_DTYPE_FLOAT16;
                     const double max = f16 ? 6e4 : 3e38, subnormal = f16 ? 3e-6 : 1e-39;
                     const bool huge_scale = variant & 1, skip = variant & 2;
-                    NormCase c;
-                    c.op = op;
-                    c.dt = dt;
-                    c.epsilon = variant == 1 ? 0.0f : 1e-5f;
-                    c.x.sizes = c.y.sizes = {5, n};
+                    NormCase c = statistics_case(op, dt, variant == 1 ? 0.0f : 1e-5f, 5, n);
                     c.x.strides = {n + 2, 1};
-                    c.scale.sizes = {n};
-                    c.has_bias = op == SIMDAX_OPERATOR_LAYER_NORMALIZATION;
-                    c.bias.sizes = {n};
                     c.has_skip = c.has_skip_bias = skip;
                     c.skip.sizes = c.x.sizes;
                     c.skip_bias.sizes = {n};
-                    c.has_mean = c.has_inv = c.has_bias;
-                    c.mean.sizes = c.inv.sizes = {5, 1};
                     NormIo io = make_norm_io(c);
                     Rng rng(test_seed(uint64_t(n * 8 + variant)));
                     fill_norm_io(io, [&](int k, int64_t i) {
@@ -274,9 +277,8 @@ TEST(LayerNorm, ExtremeRanges) {
 
 // One call on two threads gives bitwise the calling thread's output.
 TEST(LayerNormConcurrency, TwoThreadsBitwise) {
-    simdax_threadpool* pool = nullptr;
-    ASSERT_EQ(simdax_threadpool_create(2, &pool), SIMDAX_OK);
-    const simdax_parallel par = simdax_threadpool_parallel(pool);
+    const TwoThreadPool threads;
+    ASSERT_EQ(threads.status, SIMDAX_OK);
     for (simdax_dtype dt : kDtypes)
         for (simdax_operator_type op :
              {SIMDAX_OPERATOR_LAYER_NORMALIZATION, SIMDAX_OPERATOR_RMS_NORMALIZATION}) {
@@ -294,13 +296,11 @@ TEST(LayerNormConcurrency, TwoThreadsBitwise) {
             fill_values(two, again2, 0.0);
             std::string err;
             ASSERT_EQ(run_norm(c, one, nullptr, &err), SIMDAX_OK) << err;
-            ASSERT_EQ(run_norm(c, two, &par, &err), SIMDAX_OK) << err;
-            const std::vector<double> a = one.y->read(), b = two.y->read();
-            for (size_t i = 0; i < a.size(); ++i)
-                ASSERT_TRUE(std::memcmp(&a[i], &b[i], sizeof(double)) == 0) << c.describe() << " at " << i;
+            ASSERT_EQ(run_norm(c, two, &threads.par, &err), SIMDAX_OK) << err;
+            const std::string diff = bitwise_difference(one.y->read(), two.y->read());
+            ASSERT_TRUE(diff.empty()) << c.describe() << diff;
             EXPECT_EQ(one.sum->read(), two.sum->read());
         }
-    simdax_threadpool_destroy(pool);
 }
 
 // Each refusal names its argument; a refused execute writes nothing.
@@ -398,12 +398,7 @@ TEST(LayerNorm, Refusals) {
 
 TEST(LayerNorm, OneShot) {
     for (simdax_operator_type op : {SIMDAX_OPERATOR_LAYER_NORMALIZATION, SIMDAX_OPERATOR_RMS_NORMALIZATION}) {
-        NormCase c;
-        c.op = op;
-        c.x.sizes = c.y.sizes = {4, 128, 384};
-        c.scale.sizes = {384};
-        c.has_bias = op == SIMDAX_OPERATOR_LAYER_NORMALIZATION;
-        c.bias.sizes = {384};
+        const NormCase c = scaled_case(op, SIMDAX_DTYPE_FLOAT32, {4, 128, 384});
         NormIo io = make_norm_io(c);
         Rng rng(test_seed(7));
         fill_values(io, rng, 0.0);
@@ -429,13 +424,7 @@ TEST(LayerNorm, OneShot) {
 TEST(LayerNorm, CppWrapper) {
     namespace sx = simdax::cpp;
     for (simdax_operator_type op : {SIMDAX_OPERATOR_LAYER_NORMALIZATION, SIMDAX_OPERATOR_RMS_NORMALIZATION}) {
-        NormCase c;
-        c.op = op;
-        c.dt = SIMDAX_DTYPE_BFLOAT16;
-        c.x.sizes = c.y.sizes = {5, 7, 129};
-        c.scale.sizes = {129};
-        c.has_bias = op == SIMDAX_OPERATOR_LAYER_NORMALIZATION;
-        c.bias.sizes = {129};
+        const NormCase c = scaled_case(op, SIMDAX_DTYPE_BFLOAT16, {5, 7, 129});
         NormIo io = make_norm_io(c);
         Rng rng(test_seed(11));
         fill_values(io, rng, 0.0);

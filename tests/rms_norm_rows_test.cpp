@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 
 #include "support/kernels_isa.hpp"
 #include "support/norm_runner.hpp"
@@ -143,9 +142,8 @@ TEST(RmsNormRows, ExtremeScale) {
 // Outputs of 2 MiB and more (streamed), BERT's shape and a long row; the
 // rows split over two threads give bitwise the calling thread's output.
 TEST(RmsNormRows, LargeAndThreads) {
-    simdax_threadpool* pool = nullptr;
-    ASSERT_EQ(simdax_threadpool_create(2, &pool), SIMDAX_OK);
-    const simdax_parallel par = simdax_threadpool_parallel(pool);
+    const TwoThreadPool threads;
+    ASSERT_EQ(threads.status, SIMDAX_OK);
     const bool emulated = emulated_run();
     for (simdax_dtype dt : kDtypes)
         for (const auto& shape : {std::vector<int64_t>{32, 128, 384}, std::vector<int64_t>{3, 4096},
@@ -159,14 +157,11 @@ TEST(RmsNormRows, LargeAndThreads) {
             fill_norm_io(one, [&](int, int64_t) { return a.uniform(-3, 3); });
             fill_norm_io(two, [&](int, int64_t) { return b.uniform(-3, 3); });
             run_and_check(c, one);
-            run_and_check(c, two, &par);
+            run_and_check(c, two, &threads.par);
             if (HasFailure()) break;
-            const std::vector<double> y1 = one.y->read(), y2 = two.y->read();
-            ASSERT_EQ(y1.size(), y2.size());
-            for (size_t i = 0; i < y1.size(); ++i)
-                ASSERT_TRUE(std::memcmp(&y1[i], &y2[i], sizeof(double)) == 0) << c.describe() << " at " << i;
+            const std::string diff = bitwise_difference(one.y->read(), two.y->read());
+            ASSERT_TRUE(diff.empty()) << c.describe() << diff;
         }
-    simdax_threadpool_destroy(pool);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cpu_features.hpp"
+#include "dtype_name.hpp"
 #include "kernel_table.hpp"
 #include "support/dtype.hpp"
 #include "support/reference.hpp"
@@ -29,33 +30,24 @@ namespace sxt::kisa {
 
 using simdax::DType;
 using simdax::DtypeKernels;
+// The public dtype of a kernel dtype (dispatch/api/dtype_name.hpp).
+using simdax::public_dtype;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr DType kDTypes[] = {DType::f32, DType::f16, DType::bf16, DType::f64};
-
-inline simdax_dtype api_dtype(DType d) {
-    switch (d) {
-        case DType::f32: return SIMDAX_DTYPE_FLOAT32;
-        case DType::f16: return SIMDAX_DTYPE_FLOAT16;
-        case DType::bf16: return SIMDAX_DTYPE_BFLOAT16;
-        case DType::f64: return SIMDAX_DTYPE_FLOAT64;
-        case DType::u8: return SIMDAX_DTYPE_UINT8;
-    }
-    return SIMDAX_DTYPE_FLOAT32;
-}
 
 // A typed view of a buffer that ends exactly at an inaccessible page: set
 // stores rounded to the dtype, get loads.
 struct Buf {
     DType dt;
     sxt::TensorBuffer g;
-    Buf(DType d, size_t n) : dt(d), g(api_dtype(d), {int64_t(n)}, {}, sxt::Role::Output) {}
+    Buf(DType d, size_t n) : dt(d), g(public_dtype(d), {int64_t(n)}, {}, sxt::Role::Output) {}
     void* at(ptrdiff_t i) {
-        return static_cast<char*>(g.data()) + i * ptrdiff_t(sxt::dtype_bytes(api_dtype(dt)));
+        return static_cast<char*>(g.data()) + i * ptrdiff_t(sxt::dtype_bytes(public_dtype(dt)));
     }
-    void set(ptrdiff_t i, double v) { sxt::store_as(api_dtype(dt), at(i), v); }
-    double get(ptrdiff_t i) { return sxt::load_as(api_dtype(dt), at(i)); }
+    void set(ptrdiff_t i, double v) { sxt::store_as(public_dtype(dt), at(i), v); }
+    double get(ptrdiff_t i) { return sxt::load_as(public_dtype(dt), at(i)); }
     void* p() { return g.data(); }
     void fill(size_t n, double v) {
         for (size_t i = 0; i < n; ++i) set(ptrdiff_t(i), v);
@@ -71,8 +63,8 @@ inline ::testing::AssertionResult close(double got, double ref, DType dt, Tol to
     const simdax_operator_type op = tol == Tol::log_softmax ? SIMDAX_OPERATOR_LOG_SOFTMAX
                                     : tol == Tol::softmax   ? SIMDAX_OPERATOR_SOFTMAX
                                                             : SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION;
-    const sxt::Tolerance t = sxt::tolerance_for(op, api_dtype(dt), tol == Tol::plain2);
-    if (sxt::passes(ref, got, api_dtype(dt), t)) return ::testing::AssertionSuccess();
+    const sxt::Tolerance t = sxt::tolerance_for(op, public_dtype(dt), tol == Tol::plain2);
+    if (sxt::passes(ref, got, public_dtype(dt), t)) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "got " << got << " want " << ref << " (diff " << got - ref << ")";
 }
 
@@ -173,7 +165,7 @@ protected:
     const DtypeKernels& k(DType d) const { return simdax::isa_kernels(GetParam())->dt[int(d)]; }
 };
 
-inline std::string dname(DType d) { return sxt::dtype_name(api_dtype(d)); }
+inline std::string dname(DType d) { return sxt::dtype_name(public_dtype(d)); }
 
 // Every ISA's composed table fills every slot of every dtype: the
 

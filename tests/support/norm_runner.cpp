@@ -4,6 +4,7 @@
 #include "support/norm_runner.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <sstream>
 
 #include "support/dtype.hpp"
@@ -234,6 +235,14 @@ std::string check_norm(const NormCase& c, const NormIo& io) {
     out += canaries("output", io.y.get()) + canaries("skip_sum", io.sum.get()) +
            canaries("mean", io.mean.get()) + canaries("inv_std_dev", io.inv.get());
     return out.empty() ? out : c.describe() + out;
+}
+
+std::string bitwise_difference(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size())
+        return " sizes " + std::to_string(a.size()) + " and " + std::to_string(b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+        if (std::memcmp(&a[i], &b[i], sizeof(double)) != 0) return " at " + std::to_string(i);
+    return {};
 }
 
 }  // namespace sxt

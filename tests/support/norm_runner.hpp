@@ -67,4 +67,22 @@ struct NormRef {
 };
 NormRef reference_norm(const NormCase& c, const NormIo& io);
 
+// A pool of two threads for one test (destroyed with it) and the
+// simdax_parallel that runs a call on it; status: the pool's creation.
+struct TwoThreadPool {
+    simdax_threadpool* pool = nullptr;
+    simdax_status status = simdax_threadpool_create(2, &pool);
+    simdax_parallel par = status == SIMDAX_OK ? simdax_threadpool_parallel(pool) : simdax_parallel{};
+    TwoThreadPool() = default;
+    TwoThreadPool(const TwoThreadPool&) = delete;
+    TwoThreadPool& operator=(const TwoThreadPool&) = delete;
+    ~TwoThreadPool() {
+        if (pool) simdax_threadpool_destroy(pool);
+    }
+};
+
+// Empty when a and b hold the same bits element by element (and as many of
+// them); else where they first differ.
+std::string bitwise_difference(const std::vector<double>& a, const std::vector<double>& b);
+
 }  // namespace sxt
