@@ -71,8 +71,7 @@ std::vector<CreateRow> create_attribute_rows() {
          {"axes", "axis"},
          [](F& f) {
              three_axes_0_twice(f);
-             f.in.rank = f.out.rank = 3;
-             f.in_sizes[2] = f.out_sizes[2] = 1;
+             f.set_shape({3, 4, 1});
          }},
         {"MvnEmptyAxes",
          SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,

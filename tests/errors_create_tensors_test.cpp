@@ -59,36 +59,34 @@ std::vector<CreateRow> create_tensor_rows() {
          SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_INVALID_ARGUMENT,
          {"rank"},
-         [](F& f) { f.in.rank = f.out.rank = 0; }},
+         [](F& f) { f.set_shape({}); }},
         {"Rank9",
          SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_INVALID_ARGUMENT,
          {"rank"},
-         [](F& f) {
-             for (int d = 0; d < 9; ++d) f.in_sizes[d] = f.out_sizes[d] = 1;
-             f.in.rank = f.out.rank = 9;
-         }},
+         [](F& f) { f.set_shape(std::vector<int64_t>(9, 1)); }},
         {"NegativeSize",
          SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_INVALID_ARGUMENT,
          {"size"},
-         [](F& f) { f.in_sizes[0] = f.out_sizes[0] = -3; },
+         [](F& f) {
+             f.set_shape({-3, 4});
+         },
          false},
         {"ElementCountOverflow",
          SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_OVERFLOW,
          {"size", "count", "input"},
-         [=](F& f) { f.in_sizes[0] = f.out_sizes[0] = f.in_sizes[1] = f.out_sizes[1] = big32; },
+         [=](F& f) {
+             f.set_shape({big32, big32});
+         },
          false},
         {"ElementCountOverflowRank3",
          SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_OVERFLOW,
          {"size", "count", "input"},
          [=](F& f) {
-             f.in.rank = f.out.rank = 3;
-             f.in_sizes[0] = f.out_sizes[0] = 3;
-             f.in_sizes[1] = f.out_sizes[1] = big32;
-             f.in_sizes[2] = f.out_sizes[2] = big32 / 2;
+             f.set_shape({3, big32, big32 / 2});
          },
          false},
         {"ByteSizeOverflow",
@@ -96,7 +94,9 @@ std::vector<CreateRow> create_tensor_rows() {
          SIMDAX_ERROR_OVERFLOW,
          {"size", "byte", "input"},
          // 2^62 elements fit in int64; 2^62 * 4 bytes do not.
-         [=](F& f) { f.in_sizes[0] = f.out_sizes[0] = f.in_sizes[1] = f.out_sizes[1] = big31; },
+         [=](F& f) {
+             f.set_shape({big31, big31});
+         },
          false},
         {"StrideOffsetOverflow",
          SIMDAX_OPERATOR_SOFTMAX,
@@ -169,8 +169,7 @@ std::vector<CreateRow> create_tensor_rows() {
          {"output"},
          // [3,4,2]: dim 2 steps 1, dim 1 steps 2, dim 0 steps 4 < 4*2.
          [](F& f) {
-             f.in.rank = f.out.rank = 3;
-             f.in_sizes[2] = f.out_sizes[2] = 2;
+             f.set_shape({3, 4, 2});
              f.out_strides[0] = 4;
              f.out_strides[1] = 2;
              f.out_strides[2] = 1;

@@ -4,6 +4,8 @@
 // the argument, and the rows create must refuse.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -76,6 +78,12 @@ struct Fixture {
         return nullptr;
     }
     bool covered() const { return op.desc != nullptr; }
+    // Input and output of this shape (its length the rank; the sizes past it
+    // left as they are).
+    void set_shape(const std::vector<int64_t>& shape) {
+        in.rank = out.rank = uint32_t(shape.size());
+        for (size_t d = 0; d < shape.size(); ++d) in_sizes[d] = out_sizes[d] = shape[d];
+    }
     const char* name() const { return simdax_operator_name(type); }
 
     void snapshot() {
@@ -121,6 +129,19 @@ inline std::string keys_string(const std::vector<std::string>& keys) {
     std::string s;
     for (const auto& k : keys) s += (s.empty() ? "\"" : " or \"") + k + "\"";
     return s;
+}
+
+// Success when simdax_last_error() names one of keys; else what it says.
+inline ::testing::AssertionResult last_error_names(const std::vector<std::string>& keys) {
+    std::string msg;
+    if (message_names(keys, &msg)) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "message \"" << msg << "\" should name " << keys_string(keys);
+}
+
+// The name of a row's test (the rows' own names).
+template <class Row>
+std::string row_name(const ::testing::TestParamInfo<Row>& i) {
+    return i.param.name;
 }
 
 // A descriptor create must refuse: the fixture of `type` with one thing
