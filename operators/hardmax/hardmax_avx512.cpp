@@ -1,5 +1,5 @@
-// AVX512 build of the Hardmax kernels (operators/hardmax/hardmax_simd.hpp).
-#include "hardmax/hardmax_simd.hpp"
+// AVX512 build of the Hardmax kernels (operators/hardmax/hardmax_kernels.hpp).
+#include "hardmax/hardmax_kernels.hpp"
 #include "simd/kernel_list.hpp"
 
 namespace simdax::kernels::avx512 {

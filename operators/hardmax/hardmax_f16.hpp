@@ -5,7 +5,7 @@
 #pragma once
 
 #include "simd/f16/f16_kernels.hpp"
-#include "hardmax/hardmax_simd.hpp"
+#include "hardmax/hardmax_kernels.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 

@@ -1,5 +1,5 @@
-// NEON build of the Hardmax kernels (operators/hardmax/hardmax_simd.hpp).
-#include "hardmax/hardmax_simd.hpp"
+// NEON build of the Hardmax kernels (operators/hardmax/hardmax_kernels.hpp).
+#include "hardmax/hardmax_kernels.hpp"
 #include "simd/kernel_list.hpp"
 
 namespace simdax::kernels::neon {

@@ -1,13 +1,13 @@
-// Hardmax passes. Order: the first NaN of a group wins; without NaN the
+// Hardmax passes over values in the compute type. Order: the first NaN of a group wins; without NaN the
 // first maximum wins (strict >, so ties keep the earlier element; -0 == +0).
 //   argmax: fold a contiguous chunk into the group's ArgMax state. Per
 //     L1-sized block one pass finds the max and whether a NaN is present;
 //     only then is the block re-scanned (from L1) for the position.
-//   hardmax_cols: per lane a running (best value, best row) in vectors, then
+//   hardmax_cols_values: per lane a running (best value, best row) in vectors, then
 //     the one-hot rows (down the lane block, or by rows where the row
 //     stride has few offsets modulo 4 KiB). Row numbers ride in the compute
 //     type (exact below 2^24 rows for float; beyond that a scalar path).
-//   hardmax_rows: whole rows; per block one pass for the max and a NaN/inf
+//   hardmax_rows_values: whole rows; per block one pass for the max and a NaN/inf
 //     flag (x*0 is NaN for NaN and +-inf: one FMA per vector) that also
 //     zeroes the output row (not in place), the position from L1 only when
 //     the block beats the row's best; then the row's 1 is written.
@@ -22,6 +22,11 @@
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 constexpr size_t kArgmaxBlock = 2048;
+
+// Hardmax keeps two vectors of state per lane vector: 8-vector blocks (two
+// cache lines per row, more memory parallelism per walk) where 32 registers
+// hold them.
+constexpr int kHardmaxColsBlock = RegsOf<VF>::value >= 32 ? 8 : 4;
 
 // Index of the first lane of x[0..n) where pred(vector) holds; n if none.
 template <class T, class P>
@@ -265,10 +270,7 @@ inline size_t row_argmax(const T* x, size_t n, T* yz = nullptr) {
 }
 
 template <class T>
-void hardmax_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
-    const VecScope scope;
-    const T* x = static_cast<const T*>(xv);
-    T* y = static_cast<T*>(yv);
+void hardmax_rows_values(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
     for (size_t r = 0; r < rows; ++r) {
         const T* xr = x + ptrdiff_t(r) * xrs;
         T* yr = y + ptrdiff_t(r) * yrs;
@@ -280,16 +282,10 @@ void hardmax_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs
 }
 
 template <class T>
-void hardmax_cols(const void* xv, void* yv, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
-    const VecScope scope;
-    const T* x = static_cast<const T*>(xv);
-    T* y = static_cast<T*>(yv);
+void hardmax_cols_values(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, ptrdiff_t yrs) {
     if (sizeof(typename Vec<T>::E) == 4 && r > (size_t(1) << 24))
         return hardmax_cols_scalar(x, y, r, k, xrs, yrs);
-    // Hardmax keeps two vectors of state per lane vector: 8-vector blocks
-    // (two cache lines per row, more memory parallelism per walk) where 32
-    // registers hold them.
-    constexpr int B = RegsOf<Vec<T>>::value >= 32 ? 8 : 4;
+    constexpr int B = kHardmaxColsBlock;
     if (cols_by_rows(xrs, yrs, sizeof(T))) return hardmax_cols_by_rows<T, B>(x, y, r, k, xrs, yrs);
     for_lane_blocks<Vec<T>, B>(k, [&](auto nv, auto partial, size_t l, size_t tail) {
         hardmax_cols_block<T, decltype(nv)::value, decltype(partial)::value>(
