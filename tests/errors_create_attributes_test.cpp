@@ -102,10 +102,7 @@ std::vector<CreateRow> create_attribute_rows() {
          SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
          SIMDAX_ERROR_SHAPE_MISMATCH,
          {"scale"},
-         [](F& f) {
-             f.scale.rank = 3;
-             f.sc_sizes[2] = 1;
-         }},
+         [](F& f) { F::append_unit_dim(f.scale, f.sc_sizes); }},
         {"BiasRankMismatch",
          SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
          SIMDAX_ERROR_SHAPE_MISMATCH,

@@ -13,6 +13,14 @@ namespace sxt::errors {
 std::vector<CreateRow> create_tensor_rows() {
     using F = Fixture;
     const int64_t big32 = int64_t(1) << 32, big31 = int64_t(1) << 31;
+    // Softmax on an input and output of this shape; no one-shot call (one
+    // wrongly accepted would run off the buffers).
+    auto softmax_of_shape = [](const char* name, simdax_status expected, std::vector<std::string> keys,
+                               std::vector<int64_t> shape) {
+        return CreateRow{
+            name, SIMDAX_OPERATOR_SOFTMAX, expected, std::move(keys), [shape](F& f) { f.set_shape(shape); },
+            false};
+    };
     return {
         {"NullOperatorDescPointer",
          SIMDAX_OPERATOR_SOFTMAX,
@@ -65,39 +73,14 @@ std::vector<CreateRow> create_tensor_rows() {
          SIMDAX_ERROR_INVALID_ARGUMENT,
          {"rank"},
          [](F& f) { f.set_shape(std::vector<int64_t>(9, 1)); }},
-        {"NegativeSize",
-         SIMDAX_OPERATOR_SOFTMAX,
-         SIMDAX_ERROR_INVALID_ARGUMENT,
-         {"size"},
-         [](F& f) {
-             f.set_shape({-3, 4});
-         },
-         false},
-        {"ElementCountOverflow",
-         SIMDAX_OPERATOR_SOFTMAX,
-         SIMDAX_ERROR_OVERFLOW,
-         {"size", "count", "input"},
-         [=](F& f) {
-             f.set_shape({big32, big32});
-         },
-         false},
-        {"ElementCountOverflowRank3",
-         SIMDAX_OPERATOR_SOFTMAX,
-         SIMDAX_ERROR_OVERFLOW,
-         {"size", "count", "input"},
-         [=](F& f) {
-             f.set_shape({3, big32, big32 / 2});
-         },
-         false},
-        {"ByteSizeOverflow",
-         SIMDAX_OPERATOR_SOFTMAX,
-         SIMDAX_ERROR_OVERFLOW,
-         {"size", "byte", "input"},
-         // 2^62 elements fit in int64; 2^62 * 4 bytes do not.
-         [=](F& f) {
-             f.set_shape({big31, big31});
-         },
-         false},
+        softmax_of_shape("NegativeSize", SIMDAX_ERROR_INVALID_ARGUMENT, {"size"}, {-3, 4}),
+        softmax_of_shape("ElementCountOverflow", SIMDAX_ERROR_OVERFLOW, {"size", "count", "input"},
+                         {big32, big32}),
+        softmax_of_shape("ElementCountOverflowRank3", SIMDAX_ERROR_OVERFLOW, {"size", "count", "input"},
+                         {3, big32, big32 / 2}),
+        // 2^62 elements fit in int64; 2^62 * 4 bytes do not.
+        softmax_of_shape("ByteSizeOverflow", SIMDAX_ERROR_OVERFLOW, {"size", "byte", "input"},
+                         {big31, big31}),
         {"StrideOffsetOverflow",
          SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_OVERFLOW,
@@ -112,10 +95,7 @@ std::vector<CreateRow> create_tensor_rows() {
          SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_SHAPE_MISMATCH,
          {"output", "rank"},
-         [](F& f) {
-             f.out.rank = 3;
-             f.out_sizes[2] = 1;
-         }},
+         [](F& f) { F::append_unit_dim(f.out, f.out_sizes); }},
         {"SizeMismatch",
          SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_SHAPE_MISMATCH,

@@ -78,6 +78,12 @@ struct Fixture {
         return nullptr;
     }
     bool covered() const { return op.desc != nullptr; }
+    // Tensor t (sizes: its sizes array) one dim longer, the new dim of size
+    // 1: the same elements at another rank.
+    static void append_unit_dim(simdax_tensor_desc& t, int64_t* sizes) {
+        sizes[t.rank] = 1;
+        t.rank += 1;
+    }
     // Input and output of this shape (its length the rank; the sizes past it
     // left as they are).
     void set_shape(const std::vector<int64_t>& shape) {
