@@ -12,10 +12,19 @@ void hardmax_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs
     const VecScope scope;
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
-    if constexpr (kKeys16<T>)
-        hardmax_rows_keys(x, y, rows, n, xrs, yrs);
-    else
-        hardmax_rows_values(x, y, rows, n, xrs, yrs);
+    for (size_t r = 0; r < rows; ++r) {
+        const T* xr = x + ptrdiff_t(r) * xrs;
+        T* yr = y + ptrdiff_t(r) * yrs;
+        const bool fused = static_cast<const void*>(xr) != static_cast<void*>(yr);
+        T* yz = fused ? yr : nullptr;  // zeroed while the row is read
+        size_t at;
+        if constexpr (kKeys16<T>)
+            at = row_argmax_keys(xr, n, yz);
+        else
+            at = row_argmax(xr, n, yz);
+        if (!fused) std::memset(static_cast<void*>(yr), 0, n * sizeof(T));
+        put_one(yr + at);
+    }
 }
 
 template <class T>

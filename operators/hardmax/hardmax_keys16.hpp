@@ -143,18 +143,6 @@ inline size_t row_argmax_keys(const T* x, size_t n, T* yz) {
     return at;
 }
 
-template <class T>
-void hardmax_rows_keys(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
-    for (size_t r = 0; r < rows; ++r) {
-        const T* xr = x + ptrdiff_t(r) * xrs;
-        T* yr = y + ptrdiff_t(r) * yrs;
-        const bool fused = static_cast<const void*>(xr) != static_cast<void*>(yr);
-        const size_t at = row_argmax_keys(xr, n, fused ? yr : nullptr);
-        if (!fused) std::memset(static_cast<void*>(yr), 0, n * sizeof(T));
-        put_one(yr + at);
-    }
-}
-
 // One lane block of NV whole vectors; false (nothing written) if it holds a
 // NaN.
 template <class T, int NV>

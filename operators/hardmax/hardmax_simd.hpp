@@ -7,7 +7,7 @@
 //     the one-hot rows (down the lane block, or by rows where the row
 //     stride has few offsets modulo 4 KiB). Row numbers ride in the compute
 //     type (exact below 2^24 rows for float; beyond that a scalar path).
-//   hardmax_rows_values: whole rows; per block one pass for the max and a NaN/inf
+//   row_argmax: a whole row; per block one pass for the max and a NaN/inf
 //     flag (x*0 is NaN for NaN and +-inf: one FMA per vector) that also
 //     zeroes the output row (not in place), the position from L1 only when
 //     the block beats the row's best; then the row's 1 is written.
@@ -267,18 +267,6 @@ inline size_t row_argmax(const T* x, size_t n, T* yz = nullptr) {
         }
     }
     return at;
-}
-
-template <class T>
-void hardmax_rows_values(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
-    for (size_t r = 0; r < rows; ++r) {
-        const T* xr = x + ptrdiff_t(r) * xrs;
-        T* yr = y + ptrdiff_t(r) * yrs;
-        const bool fused = static_cast<const void*>(xr) != static_cast<void*>(yr);
-        const size_t at = row_argmax(xr, n, fused ? yr : nullptr);
-        if (!fused) std::memset(static_cast<void*>(yr), 0, n * sizeof(T));
-        put_one(yr + at);
-    }
 }
 
 template <class T>
