@@ -1,16 +1,18 @@
-// Hardmax passes over values in the compute type. Order: the first NaN of a group wins; without NaN the
-// first maximum wins (strict >, so ties keep the earlier element; -0 == +0).
+// Hardmax passes over values in the compute type. Order: the first NaN of
+// a group wins; without NaN the first maximum wins (strict >, so ties keep
+// the earlier element; -0 == +0).
 //   argmax: fold a contiguous chunk into the group's ArgMax state. Per
 //     L1-sized block one pass finds the max and whether a NaN is present;
 //     only then is the block re-scanned (from L1) for the position.
-//   hardmax_cols_values: per lane a running (best value, best row) in vectors, then
-//     the one-hot rows (down the lane block, or by rows where the row
-//     stride has few offsets modulo 4 KiB). Row numbers ride in the compute
-//     type (exact below 2^24 rows for float; beyond that a scalar path).
+//   hardmax_cols_values: per lane a running (best value, best row) in
+//     vectors, then the one-hot rows (down the lane block, or by rows where
+//     the row stride has few offsets modulo 4 KiB). Row numbers ride in the
+//     compute type (exact below 2^24 rows for float; beyond that a scalar
+//     path).
 //   row_argmax: a whole row; per block one pass for the max and a NaN/inf
 //     flag (x*0 is NaN for NaN and +-inf: one FMA per vector) that also
 //     zeroes the output row (not in place), the position from L1 only when
-//     the block beats the row's best; then the row's 1 is written.
+//     the block beats the row's best.
 #pragma once
 
 #include <cstring>
