@@ -201,11 +201,7 @@ void hardmax_cols_keys(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, ptrd
     for (const Block blk :
          {Block{size_t(B), hardmax_cols_keys_block<T, B>}, Block{1, hardmax_cols_keys_block<T, 1>}}) {
         for (; l + blk.nv * N <= k; l += blk.nv * N) {
-            ColPrefetch pf;
-            const size_t nl = l + blk.nv * N;
-            pf.next = ptrdiff_t(blk.nv * N);
-            pf.next_bytes = nl < k ? ((k - nl) < B * N ? k - nl : B * N) * sizeof(T) : 0;
-            pf.ahead = l == 0;
+            const ColPrefetch pf = col_prefetch<Keys16<T>, size_t(B)>(k, l, blk.nv, sizeof(T));
             if (!blk.run(x + l, y + l, r, xrs, yrs, pf))
                 hardmax_cols_values(x + l, y + l, r, blk.nv * N, xrs, yrs);
         }
