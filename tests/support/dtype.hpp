@@ -26,17 +26,6 @@ inline const char* dtype_name(simdax_dtype dt) {
     return "unknown-dtype";
 }
 
-inline size_t dtype_bytes(simdax_dtype dt) {
-    switch (dt) {
-        case SIMDAX_DTYPE_FLOAT32: return 4;
-        case SIMDAX_DTYPE_FLOAT16: return 2;
-        case SIMDAX_DTYPE_BFLOAT16: return 2;
-        case SIMDAX_DTYPE_FLOAT64: return 8;
-        case SIMDAX_DTYPE_UINT8: return 1;
-    }
-    return 0;
-}
-
 // Fraction and exponent bits of a binary format.
 struct BinaryFormat {
     int frac_bits;
@@ -52,6 +41,14 @@ inline BinaryFormat format_of(simdax_dtype dt) {
         case SIMDAX_DTYPE_UINT8: break;  // not a binary format (boolean masks)
     }
     return {0, 0};
+}
+
+// A binary format's width is its sign, exponent and fraction bits; 0 for an
+// unknown dtype.
+inline size_t dtype_bytes(simdax_dtype dt) {
+    if (dt == SIMDAX_DTYPE_UINT8) return 1;  // a boolean mask's byte
+    const BinaryFormat f = format_of(dt);
+    return size_t(1 + f.exp_bits + f.frac_bits) / 8;
 }
 
 // One step of format f at the finite value x: the step above |x| (at a
@@ -112,21 +109,21 @@ inline double f16_bits_to_f64(uint16_t h) {
     return sign * std::ldexp(1.0 + frac / 1024.0, exp - 15);
 }
 
-inline uint32_t f32_bits(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
+// Unaligned typed access to an element's bytes.
+template <class U>
+inline void put_raw(void* p, U v) {
+    std::memcpy(p, &v, sizeof v);
 }
-inline float f32_from_bits(uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
+template <class U>
+inline U get_raw(const void* p) {
+    U v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
 }
-inline uint64_t f64_bits(double d) {
-    uint64_t u;
-    std::memcpy(&u, &d, 8);
-    return u;
-}
+
+inline uint32_t f32_bits(float f) { return get_raw<uint32_t>(&f); }
+inline float f32_from_bits(uint32_t u) { return get_raw<float>(&u); }
+inline uint64_t f64_bits(double d) { return get_raw<uint64_t>(&d); }
 
 // float32 nearest to x; the double is rounded first, so the cast is exact
 // (and never the undefined out-of-range conversion).
@@ -144,18 +141,6 @@ inline uint16_t f64_to_bf16_bits(double x) {
 }
 
 inline double bf16_bits_to_f64(uint16_t b) { return double(f32_from_bits(uint32_t(b) << 16)); }
-
-// Unaligned typed access to an element's bytes.
-template <class U>
-inline void put_raw(void* p, U v) {
-    std::memcpy(p, &v, sizeof v);
-}
-template <class U>
-inline U get_raw(const void* p) {
-    U v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
 
 // Stores x (rounded to the dtype) at p / loads the element at p as double.
 inline void store_as(simdax_dtype dt, void* p, double x) {
