@@ -111,6 +111,13 @@ std::vector<RowsShape> rows_shapes(DType dt) {
 
 constexpr double kSentinel = 0.125;
 
+// n elements of kSentinel: an output whose padding can be checked afterwards.
+Buf sentinels(DType dt, size_t n) {
+    Buf b(dt, n);
+    b.fill(n, kSentinel);
+    return b;
+}
+
 // The gap between row g's end and row g+1's start still holds kSentinel.
 ::testing::AssertionResult padding_untouched(Buf& y, const RowsShape& s, size_t g) {
     if (g + 1 < s.rows)
@@ -125,16 +132,12 @@ TEST_P(KernelsIsa, FusedSoftmaxRows) {
     for (DType dt : kDTypes) {
         const DtypeKernels& kk = k(dt);
         for (const RowsShape& s : rows_shapes(dt)) {
-            const int salt = s.salt;
-            const size_t nx = s.span(s.xrs), ny = s.span(s.yrs);
-            Buf x(dt, nx);
-            x.fill(nx, kSentinel);
+            Buf x = sentinels(dt, s.span(s.xrs));
             for (size_t g = 0; g < s.rows; ++g)
                 fill_row(x, ptrdiff_t(g) * s.xrs, s.n,
-                         s.rows > 1 ? int((g + size_t(salt)) % kRowKinds) : salt % kRowKinds, dt, rng);
+                         s.rows > 1 ? int((g + size_t(s.salt)) % kRowKinds) : s.salt % kRowKinds, dt, rng);
             for (int log = 0; log < 2; ++log) {
-                Buf y(dt, ny);
-                y.fill(ny, kSentinel);
+                Buf y = sentinels(dt, s.span(s.yrs));
                 (log ? kk.log_softmax_rows : kk.softmax_rows)(x.p(), y.p(), s.rows, s.n, s.xrs, s.yrs);
                 for (size_t g = 0; g < s.rows; ++g) {
                     const std::vector<double> in = read(x, s.n, 1, ptrdiff_t(g) * s.xrs);
@@ -173,44 +176,48 @@ TEST_P(KernelsIsa, FusedSoftmaxRows) {
     }
 }
 
+// Hardmax input for shape s: halves in [-3, 3] (many ties), row g with the
+// special pattern (g + salt) % 7 (0: none).
+Buf hardmax_rows_input(DType dt, const RowsShape& s, std::mt19937& rng) {
+    const size_t nx = s.span(s.xrs);
+    Buf x(dt, nx);
+    std::uniform_int_distribution<int> u(-6, 6);
+    for (size_t i = 0; i < nx; ++i) x.set(ptrdiff_t(i), u(rng) * 0.5);
+    for (size_t g = 0; g < s.rows; ++g) {
+        const ptrdiff_t o = ptrdiff_t(g) * s.xrs;
+        switch ((g + size_t(s.salt)) % 7) {
+            case 1: x.set(o + ptrdiff_t(s.n - 1), 100.0); break;
+            case 2:
+                x.set(o + ptrdiff_t(s.n / 2), kNaN);
+                x.set(o + ptrdiff_t(s.n - 1), kNaN);
+                break;
+            case 3:
+                for (size_t i = 0; i < s.n; ++i) x.set(o + ptrdiff_t(i), i % 2 ? 0.0 : -0.0);
+                break;
+            case 4:
+                for (size_t i = 0; i < s.n; ++i) x.set(o + ptrdiff_t(i), -kInf);
+                break;
+            case 5:
+                x.set(o + ptrdiff_t(s.n / 3), kInf);
+                x.set(o + ptrdiff_t(s.n - 1), kNaN);
+                break;
+            case 6:
+                x.set(o + ptrdiff_t(s.n - 1), kInf);
+                x.set(o, -kInf);
+                break;
+            default: break;
+        }
+    }
+    return x;
+}
+
 TEST_P(KernelsIsa, FusedHardmaxRows) {
     std::mt19937 rng(8);
-    for (DType dt : kDTypes) {
-        const DtypeKernels& kk = k(dt);
+    for (DType dt : kDTypes)
         for (const RowsShape& s : rows_shapes(dt)) {
-            const int salt = s.salt;
-            const size_t nx = s.span(s.xrs), ny = s.span(s.yrs);
-            Buf x(dt, nx);
-            std::uniform_int_distribution<int> u(-6, 6);
-            for (size_t i = 0; i < nx; ++i) x.set(ptrdiff_t(i), u(rng) * 0.5);  // many ties
-            for (size_t g = 0; g < s.rows; ++g) {
-                const ptrdiff_t o = ptrdiff_t(g) * s.xrs;
-                switch ((g + size_t(salt)) % 7) {
-                    case 1: x.set(o + ptrdiff_t(s.n - 1), 100.0); break;
-                    case 2:
-                        x.set(o + ptrdiff_t(s.n / 2), kNaN);
-                        x.set(o + ptrdiff_t(s.n - 1), kNaN);
-                        break;
-                    case 3:
-                        for (size_t i = 0; i < s.n; ++i) x.set(o + ptrdiff_t(i), i % 2 ? 0.0 : -0.0);
-                        break;
-                    case 4:
-                        for (size_t i = 0; i < s.n; ++i) x.set(o + ptrdiff_t(i), -kInf);
-                        break;
-                    case 5:
-                        x.set(o + ptrdiff_t(s.n / 3), kInf);
-                        x.set(o + ptrdiff_t(s.n - 1), kNaN);
-                        break;
-                    case 6:
-                        x.set(o + ptrdiff_t(s.n - 1), kInf);
-                        x.set(o, -kInf);
-                        break;
-                    default: break;
-                }
-            }
-            Buf y(dt, ny);
-            y.fill(ny, kSentinel);
-            kk.hardmax_rows(x.p(), y.p(), s.rows, s.n, s.xrs, s.yrs);
+            Buf x = hardmax_rows_input(dt, s, rng);
+            Buf y = sentinels(dt, s.span(s.yrs));
+            k(dt).hardmax_rows(x.p(), y.p(), s.rows, s.n, s.xrs, s.yrs);
             for (size_t g = 0; g < s.rows; ++g) {
                 const size_t at = ref_argmax(read(x, s.n, 1, ptrdiff_t(g) * s.xrs));
                 for (size_t i = 0; i < s.n; ++i)
@@ -220,7 +227,6 @@ TEST_P(KernelsIsa, FusedHardmaxRows) {
                 ASSERT_TRUE(padding_untouched(y, s, g));
             }
         }
-    }
 }
 
 TEST_P(KernelsIsa, FusedMvnRows) {
@@ -269,8 +275,7 @@ TEST_P(KernelsIsa, FusedMvnRows) {
                 }
                 a.act = acts[size_t(iter) % acts.size()];
                 if (iter % 3) a.act = {SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
-                Buf y(dt, ny);
-                y.fill(ny, kSentinel);
+                Buf y = sentinels(dt, ny);
                 kk.mvn_rows(x.p(), y.p(), s.rows, s.n, s.xrs, s.yrs, &a);
                 const Tol tol = sxt::is_transcendental(a.act.type) ? Tol::plain2 : Tol::plain;
                 for (size_t g = 0; g < s.rows; ++g) {
