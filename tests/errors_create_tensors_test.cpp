@@ -3,6 +3,8 @@
 // overflowing counts, bytes and offsets, output sizes and dtypes that differ
 // from the input's, unknown dtypes and outputs whose elements overlap.
 #include <cstdint>
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include "simdax/simdax.h"
@@ -21,6 +23,15 @@ std::vector<CreateRow> create_tensor_rows() {
             name, SIMDAX_OPERATOR_SOFTMAX, expected, std::move(keys), [shape](F& f) { f.set_shape(shape); },
             false};
     };
+    using Mutate = std::function<void(F&)>;
+    // A NULL pointer where the descriptor named by `key` must point somewhere.
+    auto null_row = [](const char* name, simdax_operator_type type, const char* key, Mutate m) {
+        return CreateRow{name, type, SIMDAX_ERROR_NULL_POINTER, {key}, std::move(m)};
+    };
+    // An output whose elements share memory.
+    auto overlap_row = [](const char* name, simdax_operator_type type, Mutate m) {
+        return CreateRow{name, type, SIMDAX_ERROR_OVERLAP, {"output"}, std::move(m)};
+    };
     return {
         {"NullOperatorDescPointer",
          SIMDAX_OPERATOR_SOFTMAX,
@@ -28,41 +39,17 @@ std::vector<CreateRow> create_tensor_rows() {
          {"desc"},
          [](F& f) { f.op.desc = nullptr; },
          false},
-        {"NullInputDesc",
-         SIMDAX_OPERATOR_SOFTMAX,
-         SIMDAX_ERROR_NULL_POINTER,
-         {"input"},
-         [](F& f) { f.sm.input = nullptr; }},
-        {"NullOutputDesc",
-         SIMDAX_OPERATOR_SOFTMAX,
-         SIMDAX_ERROR_NULL_POINTER,
-         {"output"},
-         [](F& f) { f.sm.output = nullptr; }},
-        {"NullSizes",
-         SIMDAX_OPERATOR_SOFTMAX,
-         SIMDAX_ERROR_NULL_POINTER,
-         {"sizes"},
-         [](F& f) { f.in.sizes = nullptr; }},
-        {"MvnNullInputDesc",
-         SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
-         SIMDAX_ERROR_NULL_POINTER,
-         {"input"},
-         [](F& f) { f.mvn.input = nullptr; }},
-        {"MvnNullOutputDesc",
-         SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
-         SIMDAX_ERROR_NULL_POINTER,
-         {"output"},
-         [](F& f) { f.mvn.output = nullptr; }},
-        {"HardSigmoidNullInputDesc",
-         SIMDAX_OPERATOR_HARD_SIGMOID,
-         SIMDAX_ERROR_NULL_POINTER,
-         {"input"},
-         [](F& f) { f.hs.input = nullptr; }},
-        {"ActivationNullOutputDesc",
-         SIMDAX_OPERATOR_ACTIVATION,
-         SIMDAX_ERROR_NULL_POINTER,
-         {"output"},
-         [](F& f) { f.act.output = nullptr; }},
+        null_row("NullInputDesc", SIMDAX_OPERATOR_SOFTMAX, "input", [](F& f) { f.sm.input = nullptr; }),
+        null_row("NullOutputDesc", SIMDAX_OPERATOR_SOFTMAX, "output", [](F& f) { f.sm.output = nullptr; }),
+        null_row("NullSizes", SIMDAX_OPERATOR_SOFTMAX, "sizes", [](F& f) { f.in.sizes = nullptr; }),
+        null_row("MvnNullInputDesc", SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, "input",
+                 [](F& f) { f.mvn.input = nullptr; }),
+        null_row("MvnNullOutputDesc", SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, "output",
+                 [](F& f) { f.mvn.output = nullptr; }),
+        null_row("HardSigmoidNullInputDesc", SIMDAX_OPERATOR_HARD_SIGMOID, "input",
+                 [](F& f) { f.hs.input = nullptr; }),
+        null_row("ActivationNullOutputDesc", SIMDAX_OPERATOR_ACTIVATION, "output",
+                 [](F& f) { f.act.output = nullptr; }),
         {"Rank0",
          SIMDAX_OPERATOR_SOFTMAX,
          SIMDAX_ERROR_INVALID_ARGUMENT,
@@ -121,40 +108,22 @@ std::vector<CreateRow> create_tensor_rows() {
          SIMDAX_ERROR_INVALID_ARGUMENT,
          {"dtype"},
          [](F& f) { f.in.dtype = f.out.dtype = simdax_dtype(99); }},
-        {"OutputStrideZero", SIMDAX_OPERATOR_SOFTMAX, SIMDAX_ERROR_OVERLAP, {"output"}, output_strides(4, 0)},
-        {"OutputRowsOverlap",
-         SIMDAX_OPERATOR_SOFTMAX,
-         SIMDAX_ERROR_OVERLAP,
-         {"output"},
-         output_strides(2, 1)},  // rows of 4 elements, 2 apart
-        {"OutputDiagonalOverlap",
-         SIMDAX_OPERATOR_HARD_SIGMOID,
-         SIMDAX_ERROR_OVERLAP,
-         {"output"},
-         output_strides(1, 1)},
-        {"OutputNegativeStrideOverlap",
-         SIMDAX_OPERATOR_ACTIVATION,
-         SIMDAX_ERROR_OVERLAP,
-         {"output"},
-         // (0,2) and (1,0)..: offsets {0,-1,-2,-3} and {2,1,0,-1} meet.
-         output_strides(2, -1)},
-        {"MvnOutputStrideZero",
-         SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
-         SIMDAX_ERROR_OVERLAP,
-         {"output"},
-         output_strides(0, 1)},
-        {"OutputTransposedOverlap3d",
-         SIMDAX_OPERATOR_LOG_SOFTMAX,
-         SIMDAX_ERROR_OVERLAP,
-         {"output"},
-         // [3,4,2]: dim 2 steps 1, dim 1 steps 2, dim 0 steps 4 < 4*2.
-         [](F& f) {
-             f.set_shape({3, 4, 2});
-             f.out_strides[0] = 4;
-             f.out_strides[1] = 2;
-             f.out_strides[2] = 1;
-             f.out.strides = f.out_strides;
-         }},
+        overlap_row("OutputStrideZero", SIMDAX_OPERATOR_SOFTMAX, output_strides(4, 0)),
+        // Rows of 4 elements, 2 apart.
+        overlap_row("OutputRowsOverlap", SIMDAX_OPERATOR_SOFTMAX, output_strides(2, 1)),
+        overlap_row("OutputDiagonalOverlap", SIMDAX_OPERATOR_HARD_SIGMOID, output_strides(1, 1)),
+        // (0,2) and (1,0)..: offsets {0,-1,-2,-3} and {2,1,0,-1} meet.
+        overlap_row("OutputNegativeStrideOverlap", SIMDAX_OPERATOR_ACTIVATION, output_strides(2, -1)),
+        overlap_row("MvnOutputStrideZero", SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, output_strides(0, 1)),
+        // [3,4,2]: dim 2 steps 1, dim 1 steps 2, dim 0 steps 4 < 4*2.
+        overlap_row("OutputTransposedOverlap3d", SIMDAX_OPERATOR_LOG_SOFTMAX,
+                    [](F& f) {
+                        f.set_shape({3, 4, 2});
+                        f.out_strides[0] = 4;
+                        f.out_strides[1] = 2;
+                        f.out_strides[2] = 1;
+                        f.out.strides = f.out_strides;
+                    }),
     };
 }
 
