@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -149,6 +150,22 @@ template <class Row>
 std::string row_name(const ::testing::TestParamInfo<Row>& i) {
     return i.param.name;
 }
+
+// A test per row: the fixture of the row's type (one it must cover) with the
+// row's one breakage applied, ready before the body runs.
+template <class Row>
+class BrokenFixtureTest : public ::testing::TestWithParam<Row> {
+protected:
+    void SetUp() override {
+        fixture_ = std::make_unique<Fixture>(this->GetParam().type);
+        ASSERT_TRUE(fixture_->covered()) << "the errors fixture has no call of " << fixture_->name();
+        this->GetParam().mutate(*fixture_);
+    }
+    Fixture& fixture() { return *fixture_; }
+
+private:
+    std::unique_ptr<Fixture> fixture_;  // held by pointer: Fixture does not move
+};
 
 // A descriptor create must refuse: the fixture of `type` with one thing
 // broken by `mutate`.
