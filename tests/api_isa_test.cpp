@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "simdax/simdax.h"
+#include "support/single_axis_op.hpp"
 
 namespace {
 
@@ -38,15 +39,12 @@ TEST(Api, MaxIsaCapAffectsNewOperatorsOnly) {
     const simdax_isa initial = simdax_active_isa();
     const int64_t sizes[2] = {3, 40};
     const simdax_tensor_desc t{SIMDAX_DTYPE_FLOAT32, 2, sizes, nullptr};
-    const uint32_t axes[1] = {1};
-    const simdax_axes_op_desc d{&t, &t, 1, axes};
-    const simdax_operator_desc od{SIMDAX_OPERATOR_LOG_SOFTMAX, &d};
     simdax_operator* before = nullptr;
-    ASSERT_EQ(simdax_operator_create(&od, &before), SIMDAX_OK);
+    ASSERT_EQ(sxt::create_single_axis_op(SIMDAX_OPERATOR_LOG_SOFTMAX, t, t, 1, &before), SIMDAX_OK);
     ASSERT_EQ(simdax_set_max_isa(SIMDAX_ISA_SCALAR), SIMDAX_OK) << simdax_last_error();
     EXPECT_EQ(simdax_active_isa(), SIMDAX_ISA_SCALAR);
     simdax_operator* after = nullptr;
-    ASSERT_EQ(simdax_operator_create(&od, &after), SIMDAX_OK);
+    ASSERT_EQ(sxt::create_single_axis_op(SIMDAX_OPERATOR_LOG_SOFTMAX, t, t, 1, &after), SIMDAX_OK);
     EXPECT_EQ(simdax_operator_isa(after), SIMDAX_ISA_SCALAR);
     EXPECT_EQ(simdax_operator_isa(before), initial);
     // Both still compute correctly.

@@ -24,6 +24,7 @@
 #include "support/op_runner.hpp"
 #include "support/random_case.hpp"
 #include "support/reference.hpp"
+#include "support/single_axis_op.hpp"
 #include "support/tensor_buffer.hpp"
 
 namespace {
@@ -158,17 +159,13 @@ TEST(NumericHostilityFuzzFindings, HugeStrideSpanIsRejectedOrOverflowFree) {
     const int64_t bad[1] = {std::numeric_limits<int64_t>::max() / 4};  // 4 * (s + 1) = 2^63
     const simdax_tensor_desc x{SIMDAX_DTYPE_FLOAT32, 1, sizes, bad};
     const simdax_tensor_desc y{SIMDAX_DTYPE_FLOAT32, 1, sizes, nullptr};
-    const uint32_t axes[1] = {0};
-    const simdax_axes_op_desc d{&x, &y, 1, axes};
-    const simdax_operator_desc od{SIMDAX_OPERATOR_SOFTMAX, &d};
     simdax_operator* op = nullptr;
-    EXPECT_EQ(simdax_operator_create(&od, &op), SIMDAX_ERROR_OVERFLOW);
+    EXPECT_EQ(create_single_axis_op(SIMDAX_OPERATOR_SOFTMAX, x, y, 0, &op), SIMDAX_ERROR_OVERFLOW);
     EXPECT_EQ(op, nullptr);
     const int64_t ok[1] = {std::numeric_limits<int64_t>::max() / 4 - 1};
     const simdax_tensor_desc x2{SIMDAX_DTYPE_FLOAT32, 1, sizes, ok};
-    const simdax_axes_op_desc d2{&x2, &y, 1, axes};
-    const simdax_operator_desc od2{SIMDAX_OPERATOR_SOFTMAX, &d2};
-    ASSERT_EQ(simdax_operator_create(&od2, &op), SIMDAX_OK) << simdax_last_error();
+    ASSERT_EQ(create_single_axis_op(SIMDAX_OPERATOR_SOFTMAX, x2, y, 0, &op), SIMDAX_OK)
+        << simdax_last_error();
     std::vector<float> buf(64);
     const simdax_bindings b{buf.data(), nullptr, nullptr, buf.data() + 8};
     EXPECT_EQ(simdax_operator_execute(op, &b), SIMDAX_ERROR_OVERLAP);  // nothing read
