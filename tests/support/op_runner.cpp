@@ -137,6 +137,29 @@ const simdax_operator_desc* build_desc(const OpSpec& spec, const Operands& io, D
     return &st->op;
 }
 
+namespace {
+// The operator's one-shot entry point on the descriptor build_desc filled.
+simdax_status call_one_shot(const OpSpec& spec, const DescStorage& st, Operands& io, const void* sc,
+                            const void* bi) {
+    const void* x = io.x.data();
+    void* y = io.y.data();
+    switch (spec.op) {
+        case SIMDAX_OPERATOR_LOG_SOFTMAX: return simdax_log_softmax(&st.axes_desc, x, y);
+        case SIMDAX_OPERATOR_SOFTMAX: return simdax_softmax(&st.axes_desc, x, y);
+        case SIMDAX_OPERATOR_HARDMAX: return simdax_hardmax(&st.axes_desc, x, y);
+        case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
+            return spec.epsilon_placement ? simdax_mean_variance_normalization_ex(&st.mvn_ex, x, sc, bi, y)
+                                          : simdax_mean_variance_normalization(&st.mvn, x, sc, bi, y);
+        case SIMDAX_OPERATOR_HARD_SIGMOID: return simdax_hard_sigmoid(&st.hs, x, y);
+        case SIMDAX_OPERATOR_ACTIVATION: return simdax_activation(&st.act, x, y);
+        case SIMDAX_OPERATOR_CAST: return simdax_cast(&st.cast, x, y);
+        case SIMDAX_OPERATOR_ATTENTION_SOFTMAX:
+            return simdax_attention_softmax(&st.attn, x, nullptr, nullptr, nullptr, y, nullptr);
+        default: return SIMDAX_ERROR_INVALID_ARGUMENT;
+    }
+}
+}  // namespace
+
 simdax_status execute(const OpSpec& spec, Operands& io, bool one_shot, std::string* error) {
     DescStorage st;
     const simdax_operator_desc* d = build_desc(spec, io, &st);
@@ -144,28 +167,7 @@ simdax_status execute(const OpSpec& spec, Operands& io, bool one_shot, std::stri
     const void* sc = io.scale ? io.scale->data() : nullptr;
     const void* bi = io.bias ? io.bias->data() : nullptr;
     if (one_shot) {
-        switch (spec.op) {
-            case SIMDAX_OPERATOR_LOG_SOFTMAX:
-                s = simdax_log_softmax(&st.axes_desc, io.x.data(), io.y.data());
-                break;
-            case SIMDAX_OPERATOR_SOFTMAX: s = simdax_softmax(&st.axes_desc, io.x.data(), io.y.data()); break;
-            case SIMDAX_OPERATOR_HARDMAX: s = simdax_hardmax(&st.axes_desc, io.x.data(), io.y.data()); break;
-            case SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION:
-                s = spec.epsilon_placement
-                        ? simdax_mean_variance_normalization_ex(&st.mvn_ex, io.x.data(), sc, bi, io.y.data())
-                        : simdax_mean_variance_normalization(&st.mvn, io.x.data(), sc, bi, io.y.data());
-                break;
-            case SIMDAX_OPERATOR_HARD_SIGMOID:
-                s = simdax_hard_sigmoid(&st.hs, io.x.data(), io.y.data());
-                break;
-            case SIMDAX_OPERATOR_ACTIVATION: s = simdax_activation(&st.act, io.x.data(), io.y.data()); break;
-            case SIMDAX_OPERATOR_CAST: s = simdax_cast(&st.cast, io.x.data(), io.y.data()); break;
-            case SIMDAX_OPERATOR_ATTENTION_SOFTMAX:
-                s = simdax_attention_softmax(&st.attn, io.x.data(), nullptr, nullptr, nullptr, io.y.data(),
-                                             nullptr);
-                break;
-            default: s = SIMDAX_ERROR_INVALID_ARGUMENT;
-        }
+        s = call_one_shot(spec, st, io, sc, bi);
     } else {
         simdax_operator* op = nullptr;
         s = simdax_operator_create(d, &op);
