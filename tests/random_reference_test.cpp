@@ -24,6 +24,14 @@ const std::vector<simdax_dtype> kDtypes{SIMDAX_DTYPE_FLOAT32, SIMDAX_DTYPE_FLOAT
                                         SIMDAX_DTYPE_FLOAT64};
 
 std::string dtype_param_name(const testing::TestParamInfo<simdax_dtype>& i) { return dtype_name(i.param); }
+
+// A test run once per dtype of kDtypes; each dtype draws its own random
+// cases from a stream seeded by the test's base and the dtype.
+class PerDtype : public testing::TestWithParam<simdax_dtype> {
+protected:
+    const simdax_dtype dt = GetParam();
+    Rng seeded_rng(uint64_t base) const { return Rng(test_seed(base + uint64_t(dt))); }
+};
 const std::vector<simdax_operator_type> kOps{
     SIMDAX_OPERATOR_LOG_SOFTMAX,  SIMDAX_OPERATOR_SOFTMAX,
     SIMDAX_OPERATOR_HARDMAX,      SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION,
@@ -265,11 +273,10 @@ INSTANTIATE_TEST_SUITE_P(AllActivationsDtypes, EveryActivation,
 
 // Scale/Bias broadcast patterns on an NCHW tensor, with strided and 0-stride
 // Scale/Bias views, under the legacy and ONNX axis sets.
-class MvnScaleBias : public testing::TestWithParam<simdax_dtype> {};
+class MvnScaleBias : public PerDtype {};
 
 TEST_P(MvnScaleBias, BroadcastShapes) {
-    const simdax_dtype dt = GetParam();
-    Rng rng(test_seed(4000 + uint64_t(dt)));
+    Rng rng = seeded_rng(4000);
     FailureLog log;
     const std::vector<int64_t> sizes{2, 3, 4, 5};
     const std::vector<std::vector<int64_t>> patterns{{1, 3, 1, 1}, {1, 1, 4, 5}, {2, 3, 4, 5},
@@ -305,11 +312,10 @@ INSTANTIATE_TEST_SUITE_P(AllDtypes, MvnScaleBias, testing::ValuesIn(kDtypes), dt
 // Near-constant groups, where the epsilon placements differ widely
 // (-0.30 against ONNX's -1.00 on {1, 1.00002, 1, 1.00002} with 1e-9):
 // spreads of 1e-4 to 1e-2 around an offset, each placement, small epsilons.
-class MvnPlacements : public testing::TestWithParam<simdax_dtype> {};
+class MvnPlacements : public PerDtype {};
 
 TEST_P(MvnPlacements, NearConstantGroups) {
-    const simdax_dtype dt = GetParam();
-    Rng rng(test_seed(4500 + uint64_t(dt)));
+    Rng rng = seeded_rng(4500);
     FailureLog log;
     for (int i = 0; i < 60; ++i) {
         const int rank = int(rng.range(1, 4));
@@ -331,11 +337,10 @@ TEST_P(MvnPlacements, NearConstantGroups) {
 INSTANTIATE_TEST_SUITE_P(AllDtypes, MvnPlacements, testing::ValuesIn(kDtypes), dtype_param_name);
 
 // HardSigmoid over chosen alpha/beta pairs (clamp at 0, at 1, both, neither).
-class HardSigmoidParams : public testing::TestWithParam<simdax_dtype> {};
+class HardSigmoidParams : public PerDtype {};
 
 TEST_P(HardSigmoidParams, AlphaBeta) {
-    const simdax_dtype dt = GetParam();
-    Rng rng(test_seed(5000 + uint64_t(dt)));
+    Rng rng = seeded_rng(5000);
     FailureLog log;
     const std::vector<std::pair<float, float>> params{
         {0.2f, 0.5f}, {1.f, 0.f},  {-0.5f, 0.5f}, {0.f, 0.3f},  {2.5f, -1.f},      {1e-3f, 0.999f},
