@@ -15,6 +15,8 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -120,24 +122,20 @@ class Buffer {
 public:
     Buffer() = default;
     explicit Buffer(size_t bytes) : size_(bytes) {
-        const size_t rounded = (bytes + 63) / 64 * 64;
-        if (posix_memalign(&p_, 64, rounded ? rounded : 64) != 0) throw std::bad_alloc();
-        std::memset(p_, 0, rounded ? rounded : 64);
+        const size_t rounded = bytes ? (bytes + 63) / 64 * 64 : 64;
+        void* p = nullptr;
+        if (posix_memalign(&p, 64, rounded) != 0) throw std::bad_alloc();
+        std::memset(p, 0, rounded);
+        p_.reset(p);
     }
-    ~Buffer() { std::free(p_); }
-    Buffer(Buffer&& o) noexcept : p_(o.p_), size_(o.size_) { o.p_ = nullptr, o.size_ = 0; }
-    Buffer& operator=(Buffer&& o) noexcept {
-        std::swap(p_, o.p_);
-        std::swap(size_, o.size_);
-        return *this;
-    }
-    Buffer(const Buffer&) = delete;
-    Buffer& operator=(const Buffer&) = delete;
-    void* data() const { return p_; }
+    void* data() const { return p_.get(); }
     size_t size() const { return size_; }
 
 private:
-    void* p_ = nullptr;
+    struct Free {
+        void operator()(void* p) const { std::free(p); }
+    };
+    std::unique_ptr<void, Free> p_;  // move-only, freed once
     size_t size_ = 0;
 };
 
