@@ -105,6 +105,15 @@ void decode_attention(Bytes& in, TCase& c) {
     c.mutation = m % 20;
     c.in_place = false;  // the output descriptor is the one mutated
     const uint8_t v = in.u8();
+    // Operand k, if present and the new size differs, gets `size` in
+    // dimension d (its strides, sized for the old shape, are dropped): a
+    // shape create must refuse.
+    const auto resize_dim = [&c](int k, size_t d, int64_t size, bool differs) {
+        if (!c.o[k].present || !differs) return;
+        c.o[k].sizes[d] = size;
+        c.o[k].strides.clear();
+        c.must_reject = true;
+    };
     switch (c.mutation) {
         case 0:
             x.dt = v % 2 ? SIMDAX_DTYPE_FLOAT64 : SIMDAX_DTYPE_UINT8, y.dt = x.dt, c.must_reject = true;
@@ -126,13 +135,8 @@ void decode_attention(Bytes& in, TCase& c) {
                 c.must_reject = true;
             }
             break;
-        case 4:
-            if (c.o[2].present) {  // a mask size neither the input's nor 1
-                const size_t d = v % rank;
-                c.o[2].sizes[d] = s[d] + 2;
-                c.o[2].strides.clear();
-                c.must_reject = true;
-            }
+        case 4:  // a mask size neither the input's nor 1
+            resize_dim(2, v % rank, s[v % rank] + 2, true);
             break;
         case 5:
             if (c.o[2].present) {  // mask rank differs
@@ -141,13 +145,7 @@ void decode_attention(Bytes& in, TCase& c) {
                 c.must_reject = rank < 8;
             }
             break;
-        case 6:
-            if (c.o[3].present && s[rank - 1] != 1) {
-                c.o[3].sizes[rank - 1] = s[rank - 1];
-                c.o[3].strides.clear();
-                c.must_reject = true;
-            }
-            break;
+        case 6: resize_dim(3, rank - 1, s[rank - 1], s[rank - 1] != 1); break;
         case 7:
             if (c.o[4].present) c.o[4].dt = SIMDAX_DTYPE_UINT8, c.must_reject = true;
             break;
@@ -155,13 +153,7 @@ void decode_attention(Bytes& in, TCase& c) {
             if (c.o[5].present)
                 c.o[5].dt = v % 2 ? SIMDAX_DTYPE_FLOAT16 : SIMDAX_DTYPE_BFLOAT16, c.must_reject = true;
             break;
-        case 9:
-            if (c.o[5].present && s[rank - 1] != 1) {
-                c.o[5].sizes[rank - 1] = s[rank - 1];
-                c.o[5].strides.clear();
-                c.must_reject = true;
-            }
-            break;
+        case 9: resize_dim(5, rank - 1, s[rank - 1], s[rank - 1] != 1); break;
         case 10: c.scale = hostile_param(in), c.must_reject = !std::isfinite(c.scale); break;
         case 11: {
             c.softcap = hostile_param(in);
