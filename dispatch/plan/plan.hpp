@@ -23,21 +23,29 @@ enum class Form {
 // Operands by index, in the order of the public simdax_operand: a new
 // operand is one value here and one there.
 enum Operand {
-    kX = 0,
-    kY = 1,
-    kScale = 2,
-    kBias = 3,
-    kMask = 4,
-    kAlibiSlopes = 5,
-    kSinks = 6,
-    kLogSumExp = 7,
-    kSkip = 8,
-    kSkipBias = 9,
-    kMean = 10,
-    kInvStdDev = 11,
-    kSkipSum = 12,
-    kOperands = 13
+    kX,
+    kY,
+    kScale,
+    kBias,
+    kMask,
+    kAlibiSlopes,
+    kSinks,
+    kLogSumExp,
+    kSkip,
+    kSkipBias,
+    kMean,
+    kInvStdDev,
+    kSkipSum,
+    kOperands
 };
+static_assert(int(kX) == SIMDAX_OPERAND_INPUT && int(kY) == SIMDAX_OPERAND_OUTPUT &&
+                  int(kScale) == SIMDAX_OPERAND_SCALE && int(kBias) == SIMDAX_OPERAND_BIAS &&
+                  int(kMask) == SIMDAX_OPERAND_MASK && int(kAlibiSlopes) == SIMDAX_OPERAND_ALIBI_SLOPES &&
+                  int(kSinks) == SIMDAX_OPERAND_SINKS && int(kLogSumExp) == SIMDAX_OPERAND_LOG_SUM_EXP &&
+                  int(kSkip) == SIMDAX_OPERAND_SKIP && int(kSkipBias) == SIMDAX_OPERAND_SKIP_BIAS &&
+                  int(kMean) == SIMDAX_OPERAND_MEAN && int(kInvStdDev) == SIMDAX_OPERAND_INV_STD_DEV &&
+                  int(kSkipSum) == SIMDAX_OPERAND_SKIP_SUM && int(kOperands) == SIMDAX_OPERAND_COUNT,
+              "Operand follows simdax_operand");
 
 constexpr unsigned bit(int o) { return 1u << o; }
 // The operands an operator writes; the rest it only reads.

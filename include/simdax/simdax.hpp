@@ -152,5 +152,6 @@ inline std::string version() { return simdax_version(); }
 }  // namespace simdax::cpp
 
 #include "simdax/simdax_factories.hpp"
+#include "simdax/simdax_onnx.hpp"
 
 #endif  // SIMDAX_SIMDAX_HPP

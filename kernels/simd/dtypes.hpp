@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "force_inline.hpp"
 
@@ -30,11 +31,7 @@ struct BF16Result : BF16 {};
 
 template <class T>
 struct ResultOf {
-    using type = T;
-};
-template <>
-struct ResultOf<BF16> {
-    using type = BF16Result;
+    using type = std::conditional_t<std::is_same_v<T, BF16>, BF16Result, T>;
 };
 // The output pointer of such an operator: y as stores should see it.
 template <class T>

@@ -131,6 +131,43 @@ struct Avx2Vec : Base {
         if (n >= Base::N) return Base::store(p, v);
         tail_store(p, __m256i(typename R::register_type(v)), n * sizeof(E));
     }
+
+    // One unordered compare (xsimd 8.1 has only the ordered ones).
+    // Bitmask, horizontal max, lane 0 in a register: none in xsimd 8.1
+    // (its get() goes through memory). Horizontal sum: xsimd's hadd takes
+    // two HADDPS, which lengthen the path of a short row by a quarter.
+    using M = typename Base::M;
+    static constexpr bool kDouble = std::is_same_v<E, double>;
+    static M not_le(R a, R b) {
+        if constexpr (kDouble)
+            return _mm256_cmp_pd(a, b, _CMP_NLE_UQ);
+        else
+            return _mm256_cmp_ps(a, b, _CMP_NLE_UQ);
+    }
+    static unsigned bits(M m) {
+        if constexpr (kDouble)
+            return unsigned(_mm256_movemask_pd(m));
+        else
+            return unsigned(_mm256_movemask_ps(m));
+    }
+    static E hmax(R v) { return x86_reduce::hmax(typename R::register_type(v)); }
+    static E hsum(R v) { return x86_reduce::hsum(typename R::register_type(v)); }
+    static E hmax_n(R v, size_t n) { return n <= Base::N / 2 ? x86_reduce::hmax(low_half(v)) : hmax(v); }
+    static E hsum_n(R v, size_t n) { return n <= Base::N / 2 ? x86_reduce::hsum(low_half(v)) : hsum(v); }
+    static E first(R v) {
+        if constexpr (kDouble)
+            return _mm256_cvtsd_f64(v);
+        else
+            return _mm256_cvtss_f32(v);
+    }
+
+private:
+    static auto low_half(R v) {
+        if constexpr (kDouble)
+            return _mm256_castpd256_pd128(v);
+        else
+            return _mm256_castps256_ps128(v);
+    }
 };
 
 struct VD : Avx2Vec<VD, XsimdIeee<double, XArch>> {
@@ -140,22 +177,6 @@ struct VD : Avx2Vec<VD, XsimdIeee<double, XArch>> {
     }
     // Non-temporal store (none in xsimd 8.1); p 32-byte aligned.
     static void stream(double* p, R v) { _mm256_stream_pd(p, v); }
-
-    // One unordered compare (xsimd 8.1 has only the ordered ones).
-    static M not_le(R a, R b) { return _mm256_cmp_pd(a, b, _CMP_NLE_UQ); }
-    // Bitmask, horizontal max, lane 0 in a register: none in xsimd 8.1
-    // (its get() goes through memory). Horizontal sum: xsimd's hadd takes
-    // two HADDPS, which lengthen the path of a short row by a quarter.
-    static unsigned bits(M m) { return unsigned(_mm256_movemask_pd(m)); }
-    static double hmax(R v) { return x86_reduce::hmax(__m256d(v)); }
-    static double hsum(R v) { return x86_reduce::hsum(__m256d(v)); }
-    static double hmax_n(R v, size_t n) {
-        return n <= 2 ? x86_reduce::hmax(_mm256_castpd256_pd128(v)) : hmax(v);
-    }
-    static double hsum_n(R v, size_t n) {
-        return n <= 2 ? x86_reduce::hsum(_mm256_castpd256_pd128(v)) : hsum(v);
-    }
-    static double first(R v) { return _mm256_cvtsd_f64(v); }
 };
 
 struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
@@ -214,20 +235,6 @@ struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
         const __m256i w = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
         return _mm256_castsi256_ps(_mm256_cmpeq_epi32(w, _mm256_setzero_si256()));
     }
-
-    // One unordered compare (xsimd 8.1 has only the ordered ones).
-    static M not_le(R a, R b) { return _mm256_cmp_ps(a, b, _CMP_NLE_UQ); }
-    // Bitmask, horizontal max and sum, lane 0: as VD.
-    static unsigned bits(M m) { return unsigned(_mm256_movemask_ps(m)); }
-    static float hmax(R v) { return x86_reduce::hmax(__m256(v)); }
-    static float hsum(R v) { return x86_reduce::hsum(__m256(v)); }
-    static float hmax_n(R v, size_t n) {
-        return n <= 4 ? x86_reduce::hmax(_mm256_castps256_ps128(v)) : hmax(v);
-    }
-    static float hsum_n(R v, size_t n) {
-        return n <= 4 ? x86_reduce::hsum(_mm256_castps256_ps128(v)) : hsum(v);
-    }
-    static float first(R v) { return _mm256_cvtss_f32(v); }
 };
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -114,25 +114,17 @@ inline To lanes_as(From v) {
     return typename To::register_type(typename From::register_type(v));
 }
 
-// The IEEE binary format of a compute type: its bits as an unsigned
-// integer of the same width, fraction bits, exponent bias; and the
-// fraction field of sqrt(2) (rounded down), up to which frexp_sqrt2 keeps
-// the mantissa in [1, 2).
+// The IEEE binary format of a compute type (float or double): its bits as
+// an unsigned integer of the same width, fraction bits, exponent bias; and
+// the fraction field of sqrt(2) (rounded down: float's is double's top 23
+// bits), up to which frexp_sqrt2 keeps the mantissa in [1, 2).
 template <class T>
-struct IeeeFormat;
-template <>
-struct IeeeFormat<float> {
-    using Bits = uint32_t;
-    static constexpr int kFracBits = 23;
-    static constexpr Bits kBias = 127;
-    static constexpr Bits kSqrt2Frac = 0x3504F3;  // 0x1.6a09e6p+0f
-};
-template <>
-struct IeeeFormat<double> {
-    using Bits = uint64_t;
-    static constexpr int kFracBits = 52;
-    static constexpr Bits kBias = 1023;
-    static constexpr Bits kSqrt2Frac = 0x6A09E667F3BCD;  // 0x1.6a09e667f3bcdp+0
+struct IeeeFormat {
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
+    using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+    static constexpr int kFracBits = std::numeric_limits<T>::digits - 1;
+    static constexpr Bits kBias = std::numeric_limits<T>::max_exponent - 1;
+    static constexpr Bits kSqrt2Frac = Bits(0x6A09E667F3BCDull >> (52 - kFracBits));  // 0x1.6a09e667f3bcdp+0
 };
 
 // ldexp and frexp_sqrt2 built on the bits of the IEEE format, through

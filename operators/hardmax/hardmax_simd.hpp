@@ -182,22 +182,16 @@ void hardmax_cols_scalar(const T* x, T* y, size_t r, size_t k, ptrdiff_t xrs, pt
     }
 }
 
-// The one of each storage type (memcpy: any byte address).
-inline void put_one(float* p) {
-    const float v = 1.0f;
-    std::memcpy(p, &v, sizeof v);
-}
-inline void put_one(double* p) {
-    const double v = 1.0;
-    std::memcpy(p, &v, sizeof v);
-}
-inline void put_one(F16* p) {
-    const uint16_t v = 0x3c00;
-    std::memcpy(p, &v, sizeof v);
-}
-inline void put_one(BF16* p) {
-    const uint16_t v = 0x3f80;
-    std::memcpy(p, &v, sizeof v);
+// The one of each storage type, as its bits (memcpy: any byte address).
+template <class T>
+constexpr T kOne = T(1);
+template <>
+constexpr F16 kOne<F16> = F16{0x3c00};
+template <>
+constexpr BF16 kOne<BF16> = BF16{0x3f80};
+template <class T>
+inline void put_one(T* p) {
+    std::memcpy(p, &kOne<T>, sizeof(T));
 }
 
 // The one-hot output of positions [base, base + n) of a group whose first
