@@ -62,6 +62,33 @@ void out(const AttnRowArgs& a, const AttnState& st) {
 template <class T, class MT, int FL, int DEG>
 void fused_softmax_row(const AttnRowArgs& a);  // attention_fused.hpp
 
+// A row of at most kBlock keys whose logits (max m) are in buf: the sum of
+// their exponentials (Softmax: buf becomes the powers), 0 when m is -inf.
+template <int DEG>
+float short_row_sum(const AttnRowArgs& a, float* buf, float m) {
+    if (m == -__builtin_inff()) return 0.0f;
+    return a.log ? exp_sum<false, DEG>(buf, a.n, m) : exp_sum<true, DEG>(buf, a.n, m);
+}
+
+// ... and its outputs (and log-sum-exp) from buf, m and that sum s.
+template <class T>
+void short_row_store(const AttnRowArgs& a, const float* buf, float m, float s) {
+    const AttnState fin = attn_state::with_sink(AttnState{m, s}, a.sink);
+    if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
+    if (m == -__builtin_inff()) {
+        const R fv = V::set1(a.log ? -__builtin_inff() : 0.0f);
+        return store_row<T>(a, buf, [&](R) { return fv; });
+    }
+    if (a.log) {
+        const R mv = V::set1(fin.m), log_s = V::set1(std::log(fin.s));
+        store_row<T>(a, buf, [&](R z) { return V::sub(V::sub(z, mv), log_s); });
+    } else {
+        // The powers are relative to the row's max; a larger sink moved it.
+        const R k = V::set1(fin.m == m ? 1.0f / fin.s : std::exp(m - fin.m) / fin.s);
+        store_row<T>(a, buf, [&](R e) { return V::mul(e, k); });
+    }
+}
+
 // The visible keys of a row, in the buffer's passes (or, beyond kBlock,
 // its state and then the outputs).
 template <class T, class MT, int FL, int DEG>
@@ -78,27 +105,27 @@ void keys_row(const AttnRowArgs& a) {
             out<T, MT, FL>(a, fin);
         return;
     }
-    const Consts c(a);
     alignas(64) float buf[kBlock];
-    const float m = logits<FL>(c, static_cast<const T*>(a.x), static_cast<const MT*>(a.mask), a.n, buf);
-    AttnState st{m, 0.0f};
-    if (m == -__builtin_inff()) {
-        const AttnState fin = attn_state::with_sink(st, a.sink);
-        if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
-        const R fv = V::set1(a.log ? -__builtin_inff() : 0.0f);
-        return store_row<T>(a, buf, [&](R) { return fv; });
-    }
-    st.s = a.log ? exp_sum<false, DEG>(buf, a.n, m) : exp_sum<true, DEG>(buf, a.n, m);
-    const AttnState fin = attn_state::with_sink(st, a.sink);
-    if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
-    if (a.log) {
-        const R mv = V::set1(fin.m), log_s = V::set1(std::log(fin.s));
-        store_row<T>(a, buf, [&](R z) { return V::sub(V::sub(z, mv), log_s); });
-    } else {
-        // The powers are relative to the row's max; a larger sink moved it.
-        const R k = V::set1(fin.m == m ? 1.0f / fin.s : std::exp(m - fin.m) / fin.s);
-        store_row<T>(a, buf, [&](R e) { return V::mul(e, k); });
-    }
+    const float m =
+        logits<FL>(Consts(a), static_cast<const T*>(a.x), static_cast<const MT*>(a.mask), a.n, buf);
+    short_row_store<T>(a, buf, m, short_row_sum<DEG>(a, buf, m));
+}
+
+// Two rows of at most kPairKeys keys, each pass run for both before the
+// next: one row's passes overlap the other's reductions (hmax, hsum, the
+// reciprocal), which a lone short row waits for.
+constexpr size_t kPairKeys = 1024;
+template <class T, class MT, int FL, int DEG>
+void keys_row_pair(const AttnRowArgs& a, const AttnRowArgs& b) {
+    alignas(64) float buf[2][kPairKeys];
+    const float ma =
+        logits<FL>(Consts(a), static_cast<const T*>(a.x), static_cast<const MT*>(a.mask), a.n, buf[0]);
+    const float mb =
+        logits<FL>(Consts(b), static_cast<const T*>(b.x), static_cast<const MT*>(b.mask), b.n, buf[1]);
+    const float sa = short_row_sum<DEG>(a, buf[0], ma);
+    const float sb = short_row_sum<DEG>(b, buf[1], mb);
+    short_row_store<T>(a, buf[0], ma, sa);
+    short_row_store<T>(b, buf[1], mb, sb);
 }
 
 template <class T, class MT, int FL, int DEG>
@@ -119,6 +146,41 @@ void row(const AttnRowArgs& a) {
     else
         keys_row<T, MT, FL, DEG>(a);
 }
+
+// Rows of a query block without a causal window, which all take the
+// buffer's passes, two at a time (keys_row_pair; the rows are independent,
+// so their order is free). A call returns whether it keeps a, so that
+// for_each_query writes the next row's arguments elsewhere.
+template <class T, class MT, int FL, int DEG>
+class PairedRows {
+public:
+    static bool applies(const AttnQueries& q) {
+        const size_t n = size_t(q.keys);
+        return q.causal == SIMDAX_CAUSAL_NONE && n <= kPairKeys && !(!q.row.log && n <= kFuseVecs * V::N) &&
+               !q.row.stream;
+    }
+    // Every query reaches the call (no causal window: none is empty); the
+    // last one, if it finds no partner, computes alone.
+    explicit PairedRows(const AttnQueries& q) : left_(q.count) {}
+    bool operator()(const AttnRowArgs& a) {
+        --left_;
+        if (!held_) {
+            if (left_ == 0) {
+                keys_row<T, MT, FL, DEG>(a);
+                return false;
+            }
+            held_ = &a;
+            return true;
+        }
+        keys_row_pair<T, MT, FL, DEG>(*held_, a);
+        held_ = nullptr;
+        return false;
+    }
+
+private:
+    const AttnRowArgs* held_ = nullptr;
+    size_t left_;
+};
 
 // The kernel F<T, MT, FL> for the row's softcap and ALiBi.
 template <template <class, class, int> class F, class T, class MT, class... Args>
@@ -149,9 +211,16 @@ template <class T, class MT, int FL>
 struct RowsK {
     template <int DEG>
     static void with_degree(const AttnRowArgs& a, const AttnQueries* q) {
-        attn_state::for_each_query(
-            *q, sizeof(T), [](const AttnRowArgs& r) { row<T, MT, FL, DEG>(r); },
-            [&](char* y) { fill(reinterpret_cast<T*>(y), size_t(q->keys), a.log); });
+        const auto empty = [&](char* y) { fill(reinterpret_cast<T*>(y), size_t(q->keys), a.log); };
+        if (PairedRows<T, MT, FL, DEG>::applies(*q)) {
+            // The row after next prefetched: a kept row computes with the next.
+            PairedRows<T, MT, FL, DEG> rows(*q);
+            attn_state::for_each_query(
+                *q, sizeof(T), [&](const AttnRowArgs& r) { return rows(r); }, empty, 2);
+        } else {
+            attn_state::for_each_query(
+                *q, sizeof(T), [](const AttnRowArgs& r) { row<T, MT, FL, DEG>(r); }, empty);
+        }
         // Once per call, not per row: a fence drains the write-combining
         // buffers (a row of 128 keys took 3x as long with one each).
         if (a.stream) stream_fence();
