@@ -128,15 +128,18 @@ void keys_row_pair(const AttnRowArgs& a, const AttnRowArgs& b) {
     short_row_store<T>(b, buf[1], mb, sb);
 }
 
+// Whether a row of n keys may be held in registers (attention_fused.hpp).
+inline bool in_registers(bool log, size_t n) { return !log && n <= kFuseVecs * V::N; }
+
 template <class T, class MT, int FL, int DEG>
 void row(const AttnRowArgs& a) {
     T* y = static_cast<T*>(a.y);
     // Streamed, a row is held in registers when whole and at y's vector
     // alignment; other streamed rows take the buffer's passes, whose output
     // pass writes the excluded keys too (store_row).
-    const bool fused = !a.log && a.n <= kFuseVecs * V::N &&
-                       (!a.stream || (a.before == 0 && a.after == 0 &&
-                                      reinterpret_cast<uintptr_t>(y) % (V::N * sizeof(T)) == 0));
+    const bool fused =
+        in_registers(a.log, a.n) && (!a.stream || (a.before == 0 && a.after == 0 &&
+                                                   reinterpret_cast<uintptr_t>(y) % (V::N * sizeof(T)) == 0));
     if (!a.stream || a.n > kBlock) {
         if (a.before) fill(y - a.before, a.before, a.log);
         if (a.after) fill(y + a.n, a.after, a.log);
@@ -156,7 +159,7 @@ class PairedRows {
 public:
     static bool applies(const AttnQueries& q) {
         const size_t n = size_t(q.keys);
-        return q.causal == SIMDAX_CAUSAL_NONE && n <= kPairKeys && !(!q.row.log && n <= kFuseVecs * V::N) &&
+        return q.causal == SIMDAX_CAUSAL_NONE && n <= kPairKeys && !in_registers(q.row.log, n) &&
                !q.row.stream;
     }
     // Every query reaches the call (no causal window: none is empty); the
