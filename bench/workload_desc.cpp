@@ -4,7 +4,8 @@ namespace simdax_bench {
 
 WorkloadDesc::WorkloadDesc(const Workload& w)
     : tensor_{w.dtype, uint32_t(w.shape.size()), w.shape.data(), nullptr},
-      scale_bias_{w.dtype, uint32_t(w.scale_bias.size()), w.scale_bias.data(), nullptr},
+      scale_bias_{w.float32_params ? SIMDAX_DTYPE_FLOAT32 : w.dtype, uint32_t(w.scale_bias.size()),
+                  w.scale_bias.data(), nullptr},
       mask_{SIMDAX_DTYPE_FLOAT32, uint32_t(w.scale_bias.size()), w.scale_bias.data(), nullptr},
       axes_{&tensor_, &tensor_, uint32_t(w.axes.size()), w.axes.data()},
       mvn_{},

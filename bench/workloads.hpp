@@ -38,6 +38,9 @@ struct Workload {
     // LayerNormalization only: of input + skip (a second input of the
     // input's shape; both read, one output), named "skip_layer_norm".
     bool skip = false;
+    // LayerNormalization/RMSNormalization: Scale/Bias in float32 whatever
+    // the data's dtype (PyTorch's and oneDNN's mixed precision).
+    bool float32_params = false;
     // Activation only: the activation it runs (its parameters 0).
     simdax_activation_type activation = SIMDAX_ACTIVATION_RELU;
 };

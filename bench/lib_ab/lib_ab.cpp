@@ -23,6 +23,7 @@
 // SIMDAX_AB_OFFSETS=IN,OUT puts the input and output that many bytes past a
 // 64-byte boundary (default 0,0), as malloc'ed buffers often sit.
 // SIMDAX_AB_SOFTCAP=C gives attention_softmax a softcap of C (default 0: off).
+// SIMDAX_AB_PARAMS=f32 gives the norms float32 Scale/Bias whatever DTYPE is.
 #include <simdax/simdax.h>
 
 #include <dlfcn.h>
@@ -182,6 +183,10 @@ int main(int argc, char** argv) {
     w.attn_softcap =
         std::getenv("SIMDAX_AB_SOFTCAP") ? std::strtof(std::getenv("SIMDAX_AB_SOFTCAP"), nullptr) : 0.0f;
     w.causal = causal ? SIMDAX_CAUSAL_BOTTOM_RIGHT : SIMDAX_CAUSAL_NONE;
+    const char* params = std::getenv("SIMDAX_AB_PARAMS");
+    w.float32_params = norm && params && std::string(params) == "f32";
+    const simdax_dtype param_dtype = w.float32_params ? SIMDAX_DTYPE_FLOAT32 : dtype;
+    const size_t param_esize = w.float32_params ? 4 : esize;
 
     size_t in_offset = 0, out_offset = 0;
     if (const char* o = std::getenv("SIMDAX_AB_OFFSETS")) {
@@ -193,16 +198,16 @@ int main(int argc, char** argv) {
     }
     void* x = static_cast<char*>(timing_buffer(size_t(count) * esize + 64)) + in_offset;
     void* y = static_cast<char*>(timing_buffer(size_t(count) * esize + 64)) + out_offset;
-    void* scale = sb_shape.empty() || attention ? nullptr : timing_buffer(size_t(sb_count) * esize);
-    void* bias = sb_shape.empty() || attention ? nullptr : timing_buffer(size_t(sb_count) * esize);
+    void* scale = sb_shape.empty() || attention ? nullptr : timing_buffer(size_t(sb_count) * param_esize);
+    void* bias = sb_shape.empty() || attention ? nullptr : timing_buffer(size_t(sb_count) * param_esize);
     void* mask = sb_shape.empty() || !attention ? nullptr : timing_buffer(size_t(sb_count) * 4);
     void* skip = w.skip ? timing_buffer(size_t(count) * esize) : nullptr;
     if (skip) fill(skip, dtype, count, -1.0, 1.0, 5);
     if (norm && (!scale || axes.size() != 1)) Library::fail("the norms need one axis and a Scale shape");
     if (mask) fill(mask, SIMDAX_DTYPE_FLOAT32, sb_count, -2.0, 0.0, 4);
     fill(x, dtype, count, -5.0, 5.0, 1);
-    if (scale) fill(scale, dtype, sb_count, 0.5, 1.5, 2);
-    if (bias) fill(bias, dtype, sb_count, -1.0, 1.0, 3);
+    if (scale) fill(scale, param_dtype, sb_count, 0.5, 1.5, 2);
+    if (bias) fill(bias, param_dtype, sb_count, -1.0, 1.0, 3);
 
     const simdax_bench::WorkloadDesc desc(w);
     if (!desc.get()) Library::fail("no descriptor for OP");

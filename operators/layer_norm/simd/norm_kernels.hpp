@@ -222,39 +222,50 @@ void apply_row(const typename Vec<T>::E* b, T* y, size_t n, const NormApply& a) 
     if (a.wide) return apply_row_wide<T, S, B>(b, y, n, a);
     const E mh = E(a.mean), ml = E(a.mean - double(mh));
     const R vmh = V::set1(mh), vml = V::set1(ml), vinv = V::set1(E(a.inv));
+    // The normalized value first: inv * scale may overflow where the
+    // output does not.
+    const auto out = [&](size_t i, size_t m) __attribute__((always_inline)) {
+        const bool full = m == N;
+        const R v = full ? V::load(b + i) : V::loadn(b + i, m, V::zero());
+        const R t = V::mul(V::sub(V::sub(v, vmh), vml), vinv);
+        const R sc = full ? param<T, S>(a.scale, i) : param_n<T, S>(a.scale, i, m);
+        if constexpr (std::is_void_v<B>)
+            return V::mul(t, sc);
+        else
+            return V::fma(t, sc, full ? param<T, B>(a.bias, i) : param_n<T, B>(a.bias, i, m));
+    };
     // Streaming: a partial first vector up to y's vector alignment, then
-    // aligned non-temporal stores (the tail again partial).
+    // aligned non-temporal stores, two vectors at a time (one narrowing
+    // and, aligned, one full line for float16/bfloat16).
     constexpr size_t kVecBytes = N * sizeof(T);
-    const size_t head =
+    size_t i =
         a.stream ? (kVecBytes - reinterpret_cast<uintptr_t>(y) % kVecBytes) % kVecBytes / sizeof(T) : 0;
+    if (i > n) i = n;
+    if (i) V::storen(y, out(0, i), i);
+    const size_t bytes = n * sizeof(T);
     size_t line = 0;  // bytes of the next group's arrays prefetched
-    for (size_t i = 0; i < n;) {
+    for (; i + 2 * N <= n; i += 2 * N) {
         if (a.ahead[0])
-            for (; line < (i + N) * sizeof(T) && line < n * sizeof(T); line += 64) {
+            for (; line < (i + 2 * N) * sizeof(T) && line < bytes; line += 64) {
                 __builtin_prefetch(a.ahead[0] + line, 0, 2);
                 if (a.ahead[1]) __builtin_prefetch(a.ahead[1] + line, 0, 2);
             }
-        const size_t want = i == 0 && head ? head : N;
-        const size_t m = n - i < want ? n - i : want;
-        const bool full = m == N;
-        const R v = full ? V::load(b + i) : V::loadn(b + i, m, V::zero());
-        // The normalized value first: inv * scale may overflow where the
-        // output does not.
-        const R t = V::mul(V::sub(V::sub(v, vmh), vml), vinv);
-        const R sc = full ? param<T, S>(a.scale, i) : param_n<T, S>(a.scale, i, m);
-        R out;
-        if constexpr (std::is_void_v<B>)
-            out = V::mul(t, sc);
-        else
-            out = V::fma(t, sc, full ? param<T, B>(a.bias, i) : param_n<T, B>(a.bias, i, m));
-        if (!full)
-            V::storen(y + i, out, m);
-        else if (a.stream)
-            V::stream(y + i, out);
-        else
-            V::store(y + i, out);
-        i += m;
+        store_pair<V>(y + i, out(i, N), out(i + N, N), a.stream);
     }
+    for (; i < n; i += N) {
+        const size_t m = n - i < N ? n - i : N;
+        if (m < N)
+            V::storen(y + i, out(i, m), m);
+        else if (a.stream)
+            V::stream(y + i, out(i, N));
+        else
+            V::store(y + i, out(i, N));
+    }
+    if (a.ahead[0])  // a row shorter than the loop above
+        for (; line < bytes; line += 64) {
+            __builtin_prefetch(a.ahead[0] + line, 0, 2);
+            if (a.ahead[1]) __builtin_prefetch(a.ahead[1] + line, 0, 2);
+        }
     if (a.fence) stream_fence();
 }
 

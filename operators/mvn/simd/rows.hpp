@@ -82,7 +82,7 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
             if (i > n) i = n;
             V::storen(yo, val(size_t(0), i), i);
         }
-        const auto full = [&](size_t j) {
+        const auto full = [&](size_t j) __attribute__((always_inline)) {
             if (nx) __builtin_prefetch(nx + j, 0, 3);
             R t = V::fma(dev(V::load(xr + j)), va, vb);
             if constexpr (!kFolded) t = V::fma(t, sc.at(j, V::N), bi.at(j, V::N));

@@ -19,14 +19,21 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 constexpr size_t kNormBlock = 512;
 
 // Scale or bias values for elements [i, i+cnt) of a run with stride s.
+// The gather out of line: inline, it keeps the callers' loops from being
+// inlined themselves.
 template <class T>
-inline typename Vec<T>::R load_scale_bias(const T* p, ptrdiff_t s, size_t i, size_t cnt) {
+SIMDAX_NOINLINE typename Vec<T>::R gather_scale_bias(const T* p, ptrdiff_t s, size_t i, size_t cnt) {
     using V = Vec<T>;
-    using E = typename V::E;
-    if (s == 1) return cnt == V::N ? V::load(p + i) : V::loadn(p + i, cnt, V::zero());
-    alignas(64) E t[V::N] = {};
+    alignas(64) typename V::E t[V::N] = {};
     for (size_t q = 0; q < cnt; ++q) t[q] = to_e(p[ptrdiff_t(i + q) * s]);
     return V::load(t);
+}
+
+template <class T>
+SIMDAX_INLINE typename Vec<T>::R load_scale_bias(const T* p, ptrdiff_t s, size_t i, size_t cnt) {
+    using V = Vec<T>;
+    if (s == 1) return cnt == V::N ? V::load(p + i) : V::loadn(p + i, cnt, V::zero());
+    return gather_scale_bias(p, s, i, cnt);
 }
 
 // The activation over t[0..n) into out. A value the affine map pushed
