@@ -48,10 +48,11 @@ struct GroupOut {
     float* inv;
 };
 
-// The row of a chunk in the compute type: x itself for float32 without a
-// skip, else x + skip + skip_bias through buf (the sum written when asked).
+// The row of a chunk: x itself without a skip (the kernels read it in its
+// dtype), else x + skip + skip_bias in the compute type through buf (the
+// sum written when asked).
 const void* row_of(const Plan& p, const Chunk& c, size_t len, bool write_sum, void* buf) {
-    if (p.dtype == DType::f32 && !c.at[kSkip]) return c.at[kX];
+    if (!c.at[kSkip]) return c.at[kX];
     p.k.norm_load(c.at[kX], c.at[kSkip], c.at[kSkipBias],
                   p.dtypes[kSkipBias] == DType::f32 && p.dtype != DType::f32,
                   write_sum ? c.at[kSkipSum] : nullptr, buf, len);
@@ -71,7 +72,8 @@ void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut&
                 false,
                 src.stream,
                 false,
-                {src.ahead[0], src.ahead[1]}};
+                {src.ahead[0], src.ahead[1]},
+                false};
     const auto finish = [&](const NormMoments& m) {
         const double m2 = m.m2 < 0 ? 0.0 : m.m2;  // rounding of a constant row's sums
         const double var = m2 / m.count;
@@ -85,13 +87,14 @@ void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut&
         a.scale = c.at[kScale];
         a.bias = c.at[kBias];
         a.fence = src.stream && src.last && row_end;
+        a.row_stored = row == c.at[kX];
         p.k.norm_apply(row, c.at[kY], len, &a);
     };
     if (n <= chunk) {
         const Chunk c = src.load(0, n, true);
         const void* row = row_of(p, c, n, true, buf);
         NormMoments m;
-        p.k.norm_moments(row, n, rms, &m);
+        p.k.norm_moments(row, row == c.at[kX], n, rms, &m);
         finish(m);
         apply(c, row, n, true);
         src.store(0, n, c, false);
@@ -103,7 +106,8 @@ void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut&
         const size_t len = std::min(chunk, n - c0);
         const Chunk c = src.load(int64_t(c0), len, true);
         NormMoments cm;
-        p.k.norm_moments(row_of(p, c, len, true, buf), len, rms, &cm);
+        const void* row = row_of(p, c, len, true, buf);
+        p.k.norm_moments(row, row == c.at[kX], len, rms, &cm);
         combine(&m, cm);
         src.store(int64_t(c0), len, c, false);
     }

@@ -41,9 +41,19 @@ void norm_load(const void* x, const void* skip, const void* skip_bias, bool skip
     }
 }
 
+// Element i of a row: buf's compute-type value, or the input's (stored).
 template <class T>
-void norm_moments(const void* buf, size_t n, bool rms, NormMoments* out) {
-    const AccOf<T>* b = static_cast<const AccOf<T>*>(buf);
+struct RowOf {
+    const void* p;
+    bool stored;
+    AccOf<T> operator[](size_t i) const {
+        return stored ? ld<T>(p, ptrdiff_t(i)) : static_cast<const AccOf<T>*>(p)[i];
+    }
+};
+
+template <class T>
+void norm_moments(const void* row, bool stored, size_t n, bool rms, NormMoments* out) {
+    const RowOf<T> b{row, stored};
     if (rms) {
         double q = 0;
         for (size_t i = 0; i < n; ++i) q += double(b[i]) * double(b[i]);
@@ -67,9 +77,9 @@ void norm_moments(const void* buf, size_t n, bool rms, NormMoments* out) {
 }
 
 template <class T>
-void norm_apply(const void* buf, void* y, size_t n, const NormApply* a) {
+void norm_apply(const void* row, void* y, size_t n, const NormApply* a) {
     using Acc = AccOf<T>;
-    const Acc* b = static_cast<const Acc*>(buf);
+    const RowOf<T> b{row, a->row_stored};
     if (a->wide) {
         for (size_t i = 0; i < n; ++i) {
             double v = (double(b[i]) - a->mean) * a->inv * double(param<T>(a->scale, a->scale_f32, i));

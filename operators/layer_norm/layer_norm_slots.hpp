@@ -36,6 +36,7 @@ struct NormApply {
     bool stream;
     bool fence;  // stream: this row ends the call's rows; the stores are fenced
     const char* ahead[2];
+    bool row_stored;  // the row is the input itself, in the data's dtype (else buf)
 };
 
 // RMSNormalization of whole contiguous rows (rms_rows): element e of row g
@@ -53,8 +54,9 @@ struct RmsRowsArgs {
 // norm_load: buf = round_T(x + skip + skip_bias) in the compute type, the
 //   sum written to `sum` when non-NULL; skip, skip_bias, sum may be NULL
 //   (then buf = x); skip_bias_f32: skip_bias is float32.
-// norm_moments: the moments of buf (rms: the sum of squares).
-// norm_apply: y from buf (NormApply).
+// norm_moments: the moments of the row (rms: the sum of squares): buf, or
+//   with `stored` the input itself in the data's dtype (no skip: no buf).
+// norm_apply: y from the row (NormApply, row_stored as `stored`).
 // rms_rows: y = x / sqrt(mean(x^2) + epsilon) * scale over `rows` rows of n
 //   contiguous elements, row g at x + g*xrs and y + g*yrs (y may be x): many
 //   rows per call, no row buffer (operators/layer_norm/simd/rms_rows.hpp).
@@ -62,7 +64,7 @@ struct RmsRowsArgs {
     X(A, norm_load,                                                                                      \
       (const void* x, const void* skip, const void* skip_bias, bool skip_bias_f32, void* sum, void* buf, \
        size_t n))                                                                                        \
-    X(A, norm_moments, (const void* buf, size_t n, bool rms, NormMoments* out))                          \
-    X(A, norm_apply, (const void* buf, void* y, size_t n, const NormApply* a))                           \
+    X(A, norm_moments, (const void* row, bool stored, size_t n, bool rms, NormMoments* out))             \
+    X(A, norm_apply, (const void* row, void* y, size_t n, const NormApply* a))                           \
     X(A, rms_rows,                                                                                       \
       (const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs, const RmsRowsArgs* a))

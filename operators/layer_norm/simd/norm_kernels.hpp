@@ -77,9 +77,10 @@ SIMDAX_INLINE void widen_e(VF::R v, VD::R& lo, VD::R& hi) { VF::widen(v, lo, hi)
 
 // In double throughout: float64 rows, and the rows the float sums do not
 // suit (an infinity or NaN, squares beyond or below float's range).
-template <class E>
-NormMoments moments_wide(const E* b, size_t n, bool rms) {
-    using V = std::conditional_t<std::is_same_v<E, float>, VF, VD>;
+template <class S>
+NormMoments moments_wide(const S* b, size_t n, bool rms) {
+    using V = Vec<S>;
+    using E = typename V::E;
     using D = VD::R;
     constexpr size_t N = V::N;
     const auto split = [&](size_t i, D& lo, D& hi) {
@@ -129,12 +130,12 @@ NormMoments moments_wide(const E* b, size_t n, bool rms) {
     return {double(n), mean + sd / double(n), sq - sd * sd / double(n)};
 }
 
-// Sums of f(v) over b in float: four chains, folded into double every
+// Sums of f(v) over b (float, or float16/bfloat16 read as float): four chains, folded into double every
 // kFoldVectors vectors (each lane adds few terms in float); lanes past n
 // hold `fill`, which f must map to 0.
 constexpr size_t kFoldVectors = 64;
-template <class F>
-SIMDAX_INLINE double fold_sums(const float* b, size_t n, float fill, F&& f, double* second = nullptr) {
+template <class S, class F>
+SIMDAX_INLINE double fold_sums(const S* b, size_t n, float fill, F&& f, double* second = nullptr) {
     using V = VF;
     using R = V::R;
     constexpr size_t N = V::N;
@@ -162,9 +163,9 @@ SIMDAX_INLINE double fold_sums(const float* b, size_t n, float fill, F&& f, doub
 // The fast form for float rows: the mean from float sums, then the sums of
 // d = v - mean and d^2 around it (the corrected two-pass formula); rows
 // whose sums leave float's comfortable range go to moments_wide.
-template <class E>
-NormMoments moments(const E* b, size_t n, bool rms) {
-    if constexpr (!std::is_same_v<E, float>) {
+template <class S>
+NormMoments moments(const S* b, size_t n, bool rms) {
+    if constexpr (!std::is_same_v<typename Vec<S>::E, float>) {
         return moments_wide(b, n, rms);
     } else {
         using R = VF::R;
@@ -194,8 +195,8 @@ NormMoments moments(const E* b, size_t n, bool rms) {
 
 // A row outside float's comfortable range (NormApply::wide): each element
 // in double, rounded once to E.
-template <class T, class S, class B>
-void apply_row_wide(const typename Vec<T>::E* b, T* y, size_t n, const NormApply& a) {
+template <class T, class S, class B, class Row>
+void apply_row_wide(const Row* b, T* y, size_t n, const NormApply& a) {
     using V = Vec<T>;
     using E = typename V::E;
     constexpr size_t N = V::N;
@@ -205,7 +206,7 @@ void apply_row_wide(const typename Vec<T>::E* b, T* y, size_t n, const NormApply
         V::store(sc, param_n<T, S>(a.scale, i, m));
         if constexpr (!std::is_void_v<B>) V::store(bi, param_n<T, B>(a.bias, i, m));
         for (size_t l = 0; l < m; ++l) {
-            double v = (double(b[i + l]) - a.mean) * a.inv * double(sc[l]);
+            double v = (double(to_e(b[i + l])) - a.mean) * a.inv * double(sc[l]);
             if constexpr (!std::is_void_v<B>) v += double(bi[l]);
             out[l] = E(v);
         }
@@ -213,13 +214,13 @@ void apply_row_wide(const typename Vec<T>::E* b, T* y, size_t n, const NormApply
     }
 }
 
-template <class T, class S, class B>
-void apply_row(const typename Vec<T>::E* b, T* y, size_t n, const NormApply& a) {
+template <class T, class S, class B, class Row>
+void apply_row(const Row* b, T* y, size_t n, const NormApply& a) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
     constexpr size_t N = V::N;
-    if (a.wide) return apply_row_wide<T, S, B>(b, y, n, a);
+    if (a.wide) return apply_row_wide<T, S, B, Row>(b, y, n, a);
     const E mh = E(a.mean), ml = E(a.mean - double(mh));
     const R vmh = V::set1(mh), vml = V::set1(ml), vinv = V::set1(E(a.inv));
     // The normalized value first: inv * scale may overflow where the
@@ -285,22 +286,33 @@ void norm_load(const void* x, const void* skip, const void* skip_bias, bool skip
                              [&](auto p) { norm::load_row<T, decltype(p)>(xt, st, skip_bias, sm, b, n); });
 }
 
-template <class T>
-void norm_moments(const void* buf, size_t n, bool rms, NormMoments* out) {
-    const VecScope scope;
-    *out = norm::moments(static_cast<const typename Vec<T>::E*>(buf), n, rms);
+// f(row) with the row as its type: the data's own (stored: the input
+// itself, float16/bfloat16 converted as read) or the compute type (buf).
+template <class T, class F>
+SIMDAX_INLINE void with_row(const void* row, bool stored, F&& f) {
+    if constexpr (!std::is_same_v<T, typename Vec<T>::E>)
+        if (stored) return f(static_cast<const T*>(row));
+    f(static_cast<const typename Vec<T>::E*>(row));
 }
 
 template <class T>
-void norm_apply(const void* buf, void* y, size_t n, const NormApply* a) {
+void norm_moments(const void* row, bool stored, size_t n, bool rms, NormMoments* out) {
     const VecScope scope;
-    const auto* b = static_cast<const typename Vec<T>::E*>(buf);
+    with_row<T>(row, stored, [&](const auto* b) { *out = norm::moments(b, n, rms); });
+}
+
+template <class T>
+void norm_apply(const void* row, void* y, size_t n, const NormApply* a) {
+    const VecScope scope;
     T* yt = static_cast<T*>(y);
-    norm::with_param_type<T>(a->scale_f32, [&](auto s) {
-        using S = decltype(s);
-        if (!a->bias) return norm::apply_row<T, S, void>(b, yt, n, *a);
-        norm::with_param_type<T>(a->bias_f32,
-                                 [&](auto bb) { norm::apply_row<T, S, decltype(bb)>(b, yt, n, *a); });
+    with_row<T>(row, a->row_stored, [&](const auto* b) {
+        using Row = std::remove_const_t<std::remove_pointer_t<decltype(b)>>;
+        norm::with_param_type<T>(a->scale_f32, [&](auto s) {
+            using S = decltype(s);
+            if (!a->bias) return norm::apply_row<T, S, void, Row>(b, yt, n, *a);
+            norm::with_param_type<T>(
+                a->bias_f32, [&](auto bb) { norm::apply_row<T, S, decltype(bb), Row>(b, yt, n, *a); });
+        });
     });
 }
 
