@@ -4,6 +4,7 @@
 // are constant on the row (folded into it).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -14,6 +15,7 @@
 #include "mvn/simd/row_moments.hpp"
 #include "mvn/simd/row_scale_bias.hpp"
 #include "mvn/simd/scale_bias_act.hpp"
+#include "simd/stream_span.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
@@ -72,44 +74,52 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
     };
     if (out.act.type == SIMDAX_ACTIVATION_IDENTITY) {
         // store_run spelled out: the main loop keeps everything in registers.
+        // Streamed: only the row's whole cache lines [head, se), the partial
+        // ones at its ends with ordinary stores (stream_span.hpp). Else the
+        // stores aligned to the vector after a head.
         constexpr size_t W = V::N * sizeof(T);
         const uintptr_t ya = reinterpret_cast<uintptr_t>(yr);
-        const bool stream = out.stream && ya % sizeof(T) == 0;
+        const StreamSpan span = out.stream ? stream_span(yr, n) : StreamSpan{};
+        const bool stream = span.end > span.begin;
         const auto yo = result_ptr(yr);
-        size_t i = 0;
-        if (ya % W != 0 && (stream || n >= 4 * V::N) && ya % sizeof(T) == 0) {
-            i = (W - ya % W) / sizeof(T);
-            if (i > n) i = n;
-            V::storen(yo, val(size_t(0), i), i);
-        }
+        size_t head = stream ? span.begin : 0, se = stream ? span.end : n;
+        if (!stream && ya % W != 0 && n >= 4 * V::N && ya % sizeof(T) == 0)
+            head = std::min(n, (W - ya % W) / sizeof(T));
         const auto full = [&](size_t j) __attribute__((always_inline)) {
             if (nx) __builtin_prefetch(nx + j, 0, 3);
             R t = V::fma(dev(V::load(xr + j)), va, vb);
             if constexpr (!kFolded) t = V::fma(t, sc.at(j, V::N), bi.at(j, V::N));
             return t;
         };
+        // [i, end) with ordinary stores.
+        const auto plain = [&](size_t i, size_t end) __attribute__((always_inline)) {
+            for (; i + V::N <= end; i += V::N) V::store(yo + i, full(i));
+            if (i < end) V::storen(yo + i, val(i, end - i), end - i);
+        };
+        plain(0, head);
+        size_t i = head;
         // Two vectors per store: one narrowing for both (store_pair). A
         // carried pass A steps once per four vectors written.
         if (pa) {
             PassASteps<T> p = pa->copied();
-            for (; i + 4 * V::N <= n; i += 4 * V::N) {
+            for (; i + 4 * V::N <= se; i += 4 * V::N) {
                 p.step();
                 store_pair<V>(yo + i, full(i), full(i + V::N), stream);
                 store_pair<V>(yo + i + 2 * V::N, full(i + 2 * V::N), full(i + 3 * V::N), stream);
             }
             pa->put_back(p);
         }
-        for (; i + 2 * V::N <= n; i += 2 * V::N) {
+        for (; i + 2 * V::N <= se; i += 2 * V::N) {
             const R t0 = full(i), t1 = full(i + V::N);
             store_pair<V>(yo + i, t0, t1, stream);
         }
-        for (; i + V::N <= n; i += V::N) {
+        for (; i + V::N <= se; i += V::N) {
             if (stream)
                 V::stream(yo + i, full(i));
             else
                 V::store(yo + i, full(i));
         }
-        if (i < n) V::storen(yo + i, val(i, n - i), n - i);
+        plain(i, n);
         return;
     }
     E* const buf = out.buf;
