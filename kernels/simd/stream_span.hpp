@@ -6,7 +6,7 @@
 // whose ends are not line-aligned that is most lines (AVX2 LogSoftmax
 // [6144,128] ran ~10x slower with its output at +48 bytes on Zen 3).
 // Used by the softmax family's rows writers (store_run, the LogSoftmax
-// pipeline) and MVN's row output; map() keeps its own loop.
+// pipeline), MVN's and LayerNorm's row outputs; map() keeps its own loop.
 #pragma once
 
 #include <cstddef>

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "kernel_table.hpp"
+#include "simd/stream_span.hpp"
 #include "simd/vec.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
@@ -130,9 +131,9 @@ NormMoments moments_wide(const S* b, size_t n, bool rms) {
     return {double(n), mean + sd / double(n), sq - sd * sd / double(n)};
 }
 
-// Sums of f(v) over b (float, or float16/bfloat16 read as float): four chains, folded into double every
-// kFoldVectors vectors (each lane adds few terms in float); lanes past n
-// hold `fill`, which f must map to 0.
+// Sums of f(v) over b (float, or float16/bfloat16 read as float): four
+// chains, folded into double every kFoldVectors vectors (each lane adds
+// few terms in float); lanes past n hold `fill`, which f must map to 0.
 constexpr size_t kFoldVectors = 64;
 template <class S, class F>
 SIMDAX_INLINE double fold_sums(const S* b, size_t n, float fill, F&& f, double* second = nullptr) {
@@ -235,33 +236,35 @@ void apply_row(const Row* b, T* y, size_t n, const NormApply& a) {
         else
             return V::fma(t, sc, full ? param<T, B>(a.bias, i) : param_n<T, B>(a.bias, i, m));
     };
-    // Streaming: a partial first vector up to y's vector alignment, then
-    // aligned non-temporal stores, two vectors at a time (one narrowing
-    // and, aligned, one full line for float16/bfloat16).
-    constexpr size_t kVecBytes = N * sizeof(T);
-    size_t i =
-        a.stream ? (kVecBytes - reinterpret_cast<uintptr_t>(y) % kVecBytes) % kVecBytes / sizeof(T) : 0;
-    if (i > n) i = n;
-    if (i) V::storen(y, out(0, i), i);
+    // Streamed: only the row's whole cache lines [span.begin, se), two
+    // vectors at a time (one narrowing and one full line for 16-bit data);
+    // the partial lines at its ends with ordinary stores (stream_span.hpp).
+    const StreamSpan span = a.stream ? stream_span(y, n) : StreamSpan{};
+    const bool stream = span.end > span.begin;
+    const size_t se = stream ? span.end : n;
+    const auto plain = [&](size_t i, size_t end) __attribute__((always_inline)) {
+        for (; i + N <= end; i += N) V::store(y + i, out(i, N));
+        if (i < end) V::storen(y + i, out(i, end - i), end - i);
+    };
+    plain(0, span.begin);
+    size_t i = span.begin;
     const size_t bytes = n * sizeof(T);
     size_t line = 0;  // bytes of the next group's arrays prefetched
-    for (; i + 2 * N <= n; i += 2 * N) {
+    for (; i + 2 * N <= se; i += 2 * N) {
         if (a.ahead[0])
             for (; line < (i + 2 * N) * sizeof(T) && line < bytes; line += 64) {
                 __builtin_prefetch(a.ahead[0] + line, 0, 2);
                 if (a.ahead[1]) __builtin_prefetch(a.ahead[1] + line, 0, 2);
             }
-        store_pair<V>(y + i, out(i, N), out(i + N, N), a.stream);
+        store_pair<V>(y + i, out(i, N), out(i + N, N), stream);
     }
-    for (; i < n; i += N) {
-        const size_t m = n - i < N ? n - i : N;
-        if (m < N)
-            V::storen(y + i, out(i, m), m);
-        else if (a.stream)
+    for (; i + N <= se; i += N) {
+        if (stream)
             V::stream(y + i, out(i, N));
         else
             V::store(y + i, out(i, N));
     }
+    plain(i, n);
     if (a.ahead[0])  // a row shorter than the loop above
         for (; line < bytes; line += 64) {
             __builtin_prefetch(a.ahead[0] + line, 0, 2);
