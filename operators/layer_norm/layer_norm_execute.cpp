@@ -52,7 +52,7 @@ struct GroupOut {
 // dtype), else x + skip + skip_bias in the compute type through buf (the
 // sum written when asked).
 const void* row_of(const Plan& p, const Chunk& c, size_t len, bool write_sum, void* buf) {
-    if (!c.at[kSkip]) return c.at[kX];
+    if (!p.has_operand[kSkip]) return c.at[kX];
     p.k.norm_load(c.at[kX], c.at[kSkip], c.at[kSkipBias],
                   p.dtypes[kSkipBias] == DType::f32 && p.dtype != DType::f32,
                   write_sum ? c.at[kSkipSum] : nullptr, buf, len);
@@ -73,7 +73,7 @@ void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut&
                 src.stream,
                 false,
                 {src.ahead[0], src.ahead[1]},
-                false};
+                !p.has_operand[kSkip]};  // row_of gives x itself exactly when there is no skip
     const auto finish = [&](const NormMoments& m) {
         const double m2 = m.m2 < 0 ? 0.0 : m.m2;  // rounding of a constant row's sums
         const double var = m2 / m.count;
@@ -87,14 +87,13 @@ void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut&
         a.scale = c.at[kScale];
         a.bias = c.at[kBias];
         a.fence = src.stream && src.last && row_end;
-        a.row_stored = row == c.at[kX];
         p.k.norm_apply(row, c.at[kY], len, &a);
     };
     if (n <= chunk) {
         const Chunk c = src.load(0, n, true);
         const void* row = row_of(p, c, n, true, buf);
         NormMoments m;
-        p.k.norm_moments(row, row == c.at[kX], n, rms, &m);
+        p.k.norm_moments(row, a.row_stored, n, rms, &m);
         finish(m);
         apply(c, row, n, true);
         src.store(0, n, c, false);
@@ -107,7 +106,7 @@ void run_group(const Plan& p, Src& src, size_t chunk, void* buf, const GroupOut&
         const Chunk c = src.load(int64_t(c0), len, true);
         NormMoments cm;
         const void* row = row_of(p, c, len, true, buf);
-        p.k.norm_moments(row, row == c.at[kX], len, rms, &cm);
+        p.k.norm_moments(row, a.row_stored, len, rms, &cm);
         combine(&m, cm);
         src.store(int64_t(c0), len, c, false);
     }

@@ -250,12 +250,15 @@ void apply_row(const Row* b, T* y, size_t n, const NormApply& a) {
     size_t i = span.begin;
     const size_t bytes = n * sizeof(T);
     size_t line = 0;  // bytes of the next group's arrays prefetched
-    for (; i + 2 * N <= se; i += 2 * N) {
+    const auto prefetch_to = [&](size_t end) __attribute__((always_inline)) {
         if (a.ahead[0])
-            for (; line < (i + 2 * N) * sizeof(T) && line < bytes; line += 64) {
+            for (; line < end && line < bytes; line += 64) {
                 __builtin_prefetch(a.ahead[0] + line, 0, 2);
                 if (a.ahead[1]) __builtin_prefetch(a.ahead[1] + line, 0, 2);
             }
+    };
+    for (; i + 2 * N <= se; i += 2 * N) {
+        prefetch_to((i + 2 * N) * sizeof(T));
         store_pair<V>(y + i, out(i, N), out(i + N, N), stream);
     }
     for (; i + N <= se; i += N) {
@@ -265,11 +268,7 @@ void apply_row(const Row* b, T* y, size_t n, const NormApply& a) {
             V::store(y + i, out(i, N));
     }
     plain(i, n);
-    if (a.ahead[0])  // a row shorter than the loop above
-        for (; line < bytes; line += 64) {
-            __builtin_prefetch(a.ahead[0] + line, 0, 2);
-            if (a.ahead[1]) __builtin_prefetch(a.ahead[1] + line, 0, 2);
-        }
+    prefetch_to(bytes);  // what the loop above did not reach
     if (a.fence) stream_fence();
 }
 
