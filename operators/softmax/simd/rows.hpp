@@ -61,7 +61,9 @@ void softmax_or_log_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdif
             constexpr bool kStore = !kLog && std::is_same_v<T, E>;
             const bool st = kStore && static_cast<const void*>(x) != static_cast<void*>(y);
             if (!kLog || n * sizeof(E) <= kBatchMaxRowBytes) {
-                if (st)
+                if (st && stream)
+                    softmax_rows_batched<T, K, false, kStore>(x, y, rows, n, xrs, yrs, stream);
+                else if (st)
                     softmax_rows_batched<T, K, kStore>(x, y, rows, n, xrs, yrs, stream);
                 else
                     softmax_rows_batched<T, K, false>(x, y, rows, n, xrs, yrs, stream);

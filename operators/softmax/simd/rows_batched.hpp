@@ -2,9 +2,12 @@
 // float16/bfloat16 ones converted once, by the max pass, into buf). Per
 // batch: the max of each row, the sums of 2^t, one vector log (LogSoftmax)
 // or reciprocal (Softmax) for all the batch's sums, then the outputs
-// (float16/bfloat16 Softmax: the sum pass keeps 2^t in buf, one exp per
-// element). Each
+// (Softmax keeps 2^t, one exp per element: float16/bfloat16 in buf;
+// float32 in y (STORE), or in buf when y is streamed (EXP_BUF), where
+// scaling y in place would read each line of y back from memory). Each
 // pass is a plain loop over a row, with no per-row bookkeeping between them.
+// The sum pass prefetches the next batch's rows: otherwise the max pass
+// waits on memory with no computation beside it to overlap.
 // A row whose max is not an ordinary number (NaN lost by max, +-inf,
 // |max| >= 2^22) is done on its own; a NaN the max lost reaches the sum.
 #pragma once
@@ -15,7 +18,7 @@
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
-template <class T, SoftmaxKind K, bool STORE>
+template <class T, SoftmaxKind K, bool STORE, bool EXP_BUF = false>
 void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
                           bool stream) {
     constexpr bool kLog = K == SoftmaxKind::log;
@@ -24,12 +27,12 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
     using R = typename V::R;
     using MX = SmxMath<V>;
     constexpr bool kBuf = !std::is_same_v<T, E>;
-    constexpr bool kBufExp = kBuf && !kLog;
+    constexpr bool kBufExp = (kBuf && !kLog) || EXP_BUF;
     constexpr int D = kSumDeg<T, K>;
     constexpr size_t N = V::N;
     size_t batch = kRowsL1Bytes / (n * sizeof(E));
     batch = batch < 1 ? 1 : batch > N ? N : batch;
-    alignas(64) E buf[kBuf ? kRowsL1Bytes / sizeof(E) : 1];
+    alignas(64) E buf[kBuf || kBufExp ? kRowsL1Bytes / sizeof(E) : 1];
     alignas(64) E m[N], hi[N], cs[N];
     bool alone[N];
     for (size_t r0 = 0; r0 < rows; r0 += batch) {
@@ -46,6 +49,7 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
                 return reinterpret_cast<const E*>(x + ptrdiff_t(r0 + i) * xrs);
         };
         for (size_t i = 0; i < b; ++i) {
+            if (r0 + b + i < rows) prefetch_row(x + ptrdiff_t(r0 + b + i) * xrs, n * sizeof(T), false);
             cs[i] = E(1);
             if (alone[i]) continue;
             E* st = STORE     ? reinterpret_cast<E*>(y + ptrdiff_t(r0 + i) * yrs)
@@ -83,9 +87,11 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
             } else if constexpr (STORE) {
                 scale_in_place(reinterpret_cast<E*>(yr), n, cs[i]);
             } else if constexpr (kBufExp) {
+                const E* ep = buf + i * n;
                 const R vi = V::set1(cs[i]);
-                store_run(result_ptr(yr), n, stream,
-                          [&](size_t j, size_t cnt) { return V::mul(ld(j, cnt), vi); });
+                store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) {
+                    return V::mul(cnt == N ? V::load(ep + j) : V::loadn(ep + j, cnt, V::zero()), vi);
+                });
             } else {
                 const R nh = V::set1(-hi[i]), vi = V::set1(cs[i]);
                 store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) {
