@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "attention_softmax/simd/attention_rows.hpp"
+#include "softmax/simd/smx_math.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 namespace attn {
@@ -43,18 +44,32 @@ void fused_row(const AttnRowArgs& a) {
         }
         m = __builtin_nanf("");
     }
-    const R mv = V::set1(m);
     R acc = V::zero();
-    SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
-        if (!Full && k * V::N >= n) break;
-        z[k] = exp_below<DEG>(z[k], mv, c.log2e);
-        acc = V::add(acc, z[k]);
+    R scale;
+    if (!a.lse && !(a.sink > -__builtin_inff()) && SmxMath<V>::template foldable<DEG>(m)) {
+        // Only the normalized powers are wanted: 2^(z*log2e - hi), one FMA,
+        // carries the common factor 2^(m*log2e - hi), which the division
+        // by their sum cancels (as Softmax's fold, blocks.hpp).
+        const R nh = V::set1(-SmxMath<V>::template hi_of<true>(m));
+        SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
+            if (!Full && k * V::N >= n) break;
+            z[k] = pow2<DEG>(V::fma(z[k], c.log2e, nh));
+            acc = V::add(acc, z[k]);
+        }
+        scale = V::set1(1.0f / V::hsum(acc));
+    } else {
+        const R mv = V::set1(m);
+        SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
+            if (!Full && k * V::N >= n) break;
+            z[k] = exp_below<DEG>(z[k], mv, c.log2e);
+            acc = V::add(acc, z[k]);
+        }
+        const AttnState st{m, V::hsum(acc)};
+        const AttnState fin = attn_state::with_sink(st, a.sink);
+        if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
+        // The powers are relative to the row's max; a larger sink moved it.
+        scale = V::set1(fin.m == st.m ? 1.0f / fin.s : std::exp(st.m - fin.m) / fin.s);
     }
-    const AttnState st{m, V::hsum(acc)};
-    const AttnState fin = attn_state::with_sink(st, a.sink);
-    if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
-    // The powers are relative to the row's max; a larger sink moved it.
-    const R scale = V::set1(fin.m == st.m ? 1.0f / fin.s : std::exp(st.m - fin.m) / fin.s);
     // A loop per store kind, not a test per store.
     const auto store_all = [&](auto store) {
         SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {

@@ -3,7 +3,9 @@
 // each exponential is 2^((z - max) * log2(e)) (exp2_f32.hpp): a difference
 // taken before the scaling is exact for nearby logits, where logits folded
 // into base 2 lose |z| * 2^-24 each (1e-4 relative error at |z| ~ 1e4, and a
-// LogSoftmax of z*ln2 - lse cancels).
+// LogSoftmax of z*ln2 - lse cancels). Only rows held in registers whose
+// normalized powers are all that is wanted (no lse, no sink) fold, by one
+// FMA: 2^(z*log2e - hi) carries a common factor that the division cancels.
 //
 // A Softmax row of at most kFuseVecs vectors stays in registers
 // (attention_fused.hpp). A row of at most kBlock keys: the logits go once into a
