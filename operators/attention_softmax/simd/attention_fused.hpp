@@ -8,7 +8,6 @@
 #include <cmath>
 
 #include "attention_softmax/simd/attention_rows.hpp"
-#include "softmax/simd/smx_math.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 namespace attn {

@@ -121,14 +121,20 @@ float logits(const Consts& c, const T* x, const MT* mk, size_t n, float* buf) {
 // Sum of exp(buf[j] - m) over [0, n); Store: buf[j] becomes the power.
 // One accumulator: a second one spilled on AVX2 (16 registers, the
 // polynomial's constants held), a dependency through memory per pair.
-template <bool Store, int DEG = 5>
+// Fold: 2^(z*log2e - hi) by one FMA, hi = m*log2e rounded (|m| within
+// Softmax's fold limit), whose common factor 2^(m*log2e - hi) the sum
+// carries too: for outputs divided by that sum only.
+template <bool Store, int DEG = 5, bool Fold = false>
 float exp_sum(float* buf, size_t n, float m) {
-    const R mv = V::set1(m), log2e = V::set1(kLog2e);
+    const R mv = V::set1(Fold ? -m * kLog2e : m), log2e = V::set1(kLog2e);
+    const auto ex = [&](R z) __attribute__((always_inline)) {
+        return Fold ? pow2<DEG>(V::fma(z, log2e, mv)) : exp_below<DEG>(z, mv, log2e);
+    };
     R s = V::zero();
     size_t j = 0;
     for (; j + 2 * V::N <= n; j += 2 * V::N) {
-        const R e0 = exp_below<DEG>(V::load(buf + j), mv, log2e);
-        const R e1 = exp_below<DEG>(V::load(buf + j + V::N), mv, log2e);
+        const R e0 = ex(V::load(buf + j));
+        const R e1 = ex(V::load(buf + j + V::N));
         if (Store) {
             V::store(buf + j, e0);
             V::store(buf + j + V::N, e1);
@@ -137,7 +143,7 @@ float exp_sum(float* buf, size_t n, float m) {
     }
     for (; j < n; j += V::N) {
         const size_t r = n - j < V::N ? n - j : V::N;
-        const R e = exp_below<DEG>(V::loadn(buf + j, r, V::set1(-__builtin_inff())), mv, log2e);
+        const R e = ex(V::loadn(buf + j, r, V::set1(-__builtin_inff())));
         if (Store) V::storen(buf + j, e, r);
         s = V::add(s, e);
     }

@@ -22,6 +22,7 @@
 
 #include "attention_softmax/simd/attention_logits.hpp"
 #include "attention_softmax/simd/attention_store.hpp"
+#include "softmax/simd/smx_math.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 namespace attn {
@@ -69,7 +70,10 @@ void fused_softmax_row(const AttnRowArgs& a);  // attention_fused.hpp
 template <int DEG>
 float short_row_sum(const AttnRowArgs& a, float* buf, float m) {
     if (m == -__builtin_inff()) return 0.0f;
-    return a.log ? exp_sum<false, DEG>(buf, a.n, m) : exp_sum<true, DEG>(buf, a.n, m);
+    if (a.log) return exp_sum<false, DEG>(buf, a.n, m);
+    if (!a.lse && !(a.sink > -__builtin_inff()) && SmxMath<V>::template foldable<DEG>(m))
+        return exp_sum<true, DEG, true>(buf, a.n, m);  // short_row_store divides by it only
+    return exp_sum<true, DEG>(buf, a.n, m);
 }
 
 // ... and its outputs (and log-sum-exp) from buf, m and that sum s.
