@@ -136,6 +136,25 @@ SIMDAX_INLINE void load4(const T* x, size_t i, typename Vec<T>::E* copy, typenam
     if (copy) SIMDAX_UNROLL for (size_t q = 0; q < 4; ++q) V::store(copy + i + q * V::N, v[q]);
 }
 
+// op over the first `used` of K registers. All K (K a power of two): as a
+// tree, log2(K) dependent steps where a running fold takes K; a row held in
+// registers waits on that chain between its passes. Fewer: a running fold,
+// which skips the unused ones (a tree over them cost rows of 24 floats 15%).
+template <class V, size_t K, class Op>
+SIMDAX_INLINE typename V::R tree_fold(const typename V::R (&v)[K], size_t used, Op op) {
+    static_assert(K > 0 && (K & (K - 1)) == 0);
+    typename V::R t[K];
+    if (used < K) {
+        t[0] = v[0];
+        SIMDAX_UNROLL for (size_t k = 1; k < K && k < used; ++k) t[0] = op(t[0], v[k]);
+        return t[0];
+    }
+    SIMDAX_UNROLL for (size_t k = 0; k < K; ++k) t[k] = v[k];
+    SIMDAX_UNROLL for (size_t w = K / 2; w > 0; w /= 2) SIMDAX_UNROLL for (size_t k = 0; k < w; ++k) t[k] =
+        op(t[k], t[k + w]);
+    return t[0];
+}
+
 // A compute vector held in double: H vectors of VD. Used where float
 // accumulation over many terms would lose the accuracy docs/spec.md asks for.
 template <class V>

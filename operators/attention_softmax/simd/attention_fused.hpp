@@ -22,7 +22,6 @@ void fused_row(const AttnRowArgs& a) {
     auto* y = result_ptr(static_cast<T*>(a.y));  // as Softmax's outputs (dtypes.hpp)
     const size_t n = Full ? kFuseVecs * V::N : a.n;
     R z[kFuseVecs];
-    R bm = V::set1(-__builtin_inff());
     SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
         const size_t at = k * V::N;
         if (!Full && at >= n) {
@@ -31,9 +30,9 @@ void fused_row(const AttnRowArgs& a) {
         }
         z[k] = Full || n - at >= V::N ? logit<false, FL>(c, x, mk, at, V::N)
                                       : logit<true, FL>(c, x, mk, at, n - at);
-        bm = V::max(bm, z[k]);
     }
-    float m = V::hmax(bm);
+    const size_t used = Full ? kFuseVecs : (n + V::N - 1) / V::N;
+    float m = V::hmax(tree_fold<V>(z, used, [](R p, R q) { return V::max(p, q); }));
     if (!(m > -__builtin_inff())) {  // only -inf, or a NaN hmax missed
         bool nan = false;
         for (size_t k = 0; k < kFuseVecs; ++k) nan |= V::bits(V::isnan(z[k])) != 0;
@@ -43,27 +42,26 @@ void fused_row(const AttnRowArgs& a) {
         }
         m = __builtin_nanf("");
     }
-    R acc = V::zero();
+    // z becomes the powers; their sum as a tree.
+    const auto powers = [&](auto ex) __attribute__((always_inline)) {
+        R e[kFuseVecs];
+        SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) e[k] = V::zero();  // unread past n
+        SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
+            if (!Full && k * V::N >= n) break;
+            e[k] = z[k] = ex(z[k]);
+        }
+        return V::hsum(tree_fold<V>(e, used, [](R p, R q) { return V::add(p, q); }));
+    };
     R scale;
     if (!a.lse && !(a.sink > -__builtin_inff()) && SmxMath<V>::template foldable<DEG>(m)) {
         // Only the normalized powers are wanted: 2^(z*log2e - hi), one FMA,
         // carries the common factor 2^(m*log2e - hi), which the division
         // by their sum cancels (as Softmax's fold, blocks.hpp).
         const R nh = V::set1(-SmxMath<V>::template hi_of<true>(m));
-        SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
-            if (!Full && k * V::N >= n) break;
-            z[k] = pow2<DEG>(V::fma(z[k], c.log2e, nh));
-            acc = V::add(acc, z[k]);
-        }
-        scale = V::set1(1.0f / V::hsum(acc));
+        scale = V::set1(1.0f / powers([&](R v) { return pow2<DEG>(V::fma(v, c.log2e, nh)); }));
     } else {
         const R mv = V::set1(m);
-        SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
-            if (!Full && k * V::N >= n) break;
-            z[k] = exp_below<DEG>(z[k], mv, c.log2e);
-            acc = V::add(acc, z[k]);
-        }
-        const AttnState st{m, V::hsum(acc)};
+        const AttnState st{m, powers([&](R v) { return exp_below<DEG>(v, mv, c.log2e); })};
         const AttnState fin = attn_state::with_sink(st, a.sink);
         if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
         // The powers are relative to the row's max; a larger sink moved it.

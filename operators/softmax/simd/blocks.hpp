@@ -36,7 +36,7 @@ constexpr size_t kRowsL1Bytes = 24576;
 // The max of x[0..n). copy (float16/bfloat16): the float values are written
 // there on the way, for the passes that follow to read from L1.
 template <class T>
-inline typename Vec<T>::E block_max(const T* x, size_t n, typename Vec<T>::E* copy = nullptr) {
+SIMDAX_INLINE typename Vec<T>::E block_max(const T* x, size_t n, typename Vec<T>::E* copy = nullptr) {
     using V = Vec<T>;
     using VE = Vec<typename V::E>;
     using R = typename V::R;

@@ -35,33 +35,33 @@ SIMDAX_INLINE bool softmax_row_in_registers(const T* x, T* y, size_t n) {
     using MX = SmxMath<V>;
     constexpr size_t N = V::N;
     const size_t full = FULL ? NV : n / N;  // whole vectors; a partial one after them
-    R bm = V::set1(E(-__builtin_inf()));
+    const R ninf = V::set1(E(-__builtin_inf()));
     R v[NV];
-    SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) v[k] = bm;  // unread past n; quiets the compiler
+    SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) v[k] = ninf;  // unread past n; quiets the compiler
     SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) {
         if (k < full)
             v[k] = V::load(x + k * N);
         else if (!FULL && k * N < n)
-            v[k] = V::loadn(x + k * N, n - k * N, V::set1(E(-__builtin_inf())));
+            v[k] = V::loadn(x + k * N, n - k * N, ninf);
         else
             break;
-        bm = V::max(bm, v[k]);
     }
-    const E m = V::hmax(bm);
+    const size_t used = FULL ? NV : (n + N - 1) / N;
+    const E m = V::hmax(tree_fold<V>(v, used, [](R p, R q) { return V::max(p, q); }));
     if (!MX::template foldable<D>(m)) return false;
     const E hi = MX::template hi_of<true>(m);
     const R nh = V::set1(-hi);
-    R acc = V::zero();
+    R e[NV];
+    SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) e[k] = V::zero();  // unread past n; quiets the compiler
     // Softmax keeps each power in place of its input; the missing lanes of
     // a partial vector (-inf) give 0 there (ZERO), and at most 2^-126 in
     // LogSoftmax's sum, which is at least 1.
     SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) {
         if (!FULL && k * N >= n) break;
-        const R e = MX::template ex<true, !kLog, D>(v[k], nh);
-        if constexpr (!kLog) v[k] = e;
-        acc = V::add(acc, e);
+        e[k] = MX::template ex<true, !kLog, D>(v[k], nh);
+        if constexpr (!kLog) v[k] = e[k];
     }
-    const E s = V::hsum(acc);
+    const E s = V::hsum(tree_fold<V>(e, used, [](R p, R q) { return V::add(p, q); }));
     R shift, factor;
     if constexpr (kLog) {
         // The vector log, not libm's: a call per row cost rows of 64 floats 12%.
