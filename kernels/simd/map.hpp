@@ -3,9 +3,11 @@
 // each vector is loaded before its slot is stored. An output of at least
 // kStreamBytes (beyond L2) that is not the input is written with
 // non-temporal stores: no read-for-ownership of y, which would otherwise
-// make a memory-bound pass move 3 bytes per 2 that memcpy moves. Either way
-// a head step first aligns the stores to the vector width (one partial line
-// at each end of a long run; store_run, for rows, streams whole lines only).
+// make a memory-bound pass move 3 bytes per 2 that memcpy moves. Streamed,
+// only the run's whole cache lines are (stream_span; 16-bit data at +16
+// bytes, streamed from the vector's alignment, took 2x), the partial line
+// at each end written with ordinary stores; otherwise a head step aligns the
+// stores to the vector width.
 #pragma once
 
 #include <cstdint>
@@ -95,13 +97,17 @@ inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
     static_assert(sizeof(Y) == sizeof(T));
     using V = Vec<T>;
     size_t i = 0;
-    const uintptr_t ya = reinterpret_cast<uintptr_t>(y);
     const bool in_place = static_cast<const void*>(x) == static_cast<const void*>(y);
-    if (!in_place && (stream_rows || n * sizeof(T) >= kStreamBytes) && ya % sizeof(T) == 0) {
+    // f by value: constants it holds stay in registers across the stores.
+    const auto val = [x, f](size_t j, size_t c) {
+        return f(c == V::N ? V::load(x + j) : V::loadn(x + j, c, V::zero()));
+    };
+    const StreamSpan s =
+        !in_place && (stream_rows || n * sizeof(T) >= kStreamBytes) ? stream_span(y, n) : StreamSpan{};
+    if (s.end > s.begin) {
         constexpr size_t W = V::N * sizeof(T);
-        const size_t head = ((W - ya % W) % W) / sizeof(T);
-        if (head) V::storen(y, f(V::loadn(x, head, V::zero())), head);
-        i = head;
+        if (s.begin) store_part_line(y, 0, s.begin, val);
+        i = s.begin;
         // Four pages at a time where that pays (interleave_streams), a
         // vector of each in turn (as glibc's large memcpy does).
         // Each step writes a whole cache line of each page: partial lines
@@ -109,7 +115,7 @@ inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
         constexpr size_t P = 4096 / sizeof(T);
         constexpr size_t L = W >= 64 ? 1 : 64 / W;  // vectors per cache line
         const bool pages = interleave_streams();
-        for (; pages && i + 4 * P <= n; i += 4 * P) {
+        for (; pages && i + 4 * P <= s.end; i += 4 * P) {
             for (size_t j = 0; j < P; j += L * V::N) {
                 SIMDAX_UNROLL for (size_t q = 0; q < 4; ++q) {
                     const T* xs = x + i + q * P + j;
@@ -119,19 +125,16 @@ inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
                 }
             }
         }
-        for (; i + 2 * V::N <= n; i += 2 * V::N) {
+        for (; i + 2 * V::N <= s.end; i += 2 * V::N) {
             const typename V::R a = V::load(x + i), b = V::load(x + i + V::N);
             store_pair<V>(y + i, f(a), f(b), true);
         }
-        for (; i + V::N <= n; i += V::N) V::stream(y + i, f(V::load(x + i)));
+        for (; i < s.end; i += V::N) V::stream(y + i, f(V::load(x + i)));
         if (!stream_rows) stream_fence();
-        if (i < n) V::storen(y + i, f(V::loadn(x + i, n - i, V::zero())), n - i);
+        if (s.end < n) store_part_line(y, s.end, n, val);
         return;
     }
-    // f by value: constants it holds stay in registers across the stores.
-    store_plain(y, 0, n, [x, f](size_t j, size_t c) {
-        return f(c == V::N ? V::load(x + j) : V::loadn(x + j, c, V::zero()));
-    });
+    store_plain(y, 0, n, val);
 }
 
 // y[i] = x[i] between two storage types of the same compute vector (float
