@@ -130,7 +130,7 @@ TEST(AttentionSoftmax, StreamedOutputBeyondTheCaches) {
         run_attention_case(c);
     }
     // Softmax rows short enough to stay in registers, streamed from there:
-    // rows of 128 (AVX-512) or 64 keys (AVX2) each at the vector alignment,
+    // rows of 128 (AVX-512) or 64 keys (AVX2) each at a cache line,
     // and rows of 100 keys, most of them off it (the buffer passes instead).
     for (int64_t keys : {128, 64, 100}) {
         Case c;

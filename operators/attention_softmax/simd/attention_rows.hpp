@@ -140,12 +140,14 @@ inline bool in_registers(bool log, size_t n) { return !log && n <= kFuseVecs * V
 template <class T, class MT, int FL, int DEG>
 void row(const AttnRowArgs& a) {
     T* y = static_cast<T*>(a.y);
-    // Streamed, a row is held in registers when whole and at y's vector
-    // alignment; other streamed rows take the buffer's passes, whose output
-    // pass writes the excluded keys too (store_row).
+    // Streamed, a row is held in registers when whole and made of whole
+    // cache lines (its vectors all streamed); other streamed rows take the
+    // buffer's passes, whose output pass writes the excluded keys too
+    // (store_row).
     const bool fused =
-        in_registers(a.log, a.n) && (!a.stream || (a.before == 0 && a.after == 0 &&
-                                                   reinterpret_cast<uintptr_t>(y) % (V::N * sizeof(T)) == 0));
+        in_registers(a.log, a.n) &&
+        (!a.stream || (a.before == 0 && a.after == 0 && reinterpret_cast<uintptr_t>(y) % kLineBytes == 0 &&
+                       a.n * sizeof(T) % kLineBytes == 0));
     if (!a.stream || a.n > kBlock) {
         if (a.before) fill(y - a.before, a.before, a.log);
         if (a.after) fill(y + a.n, a.after, a.log);
