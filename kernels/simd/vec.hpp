@@ -150,8 +150,9 @@ SIMDAX_INLINE typename V::R tree_fold(const typename V::R (&v)[K], size_t used, 
         return t[0];
     }
     SIMDAX_UNROLL for (size_t k = 0; k < K; ++k) t[k] = v[k];
-    SIMDAX_UNROLL for (size_t w = K / 2; w > 0; w /= 2) SIMDAX_UNROLL for (size_t k = 0; k < w; ++k) t[k] =
-        op(t[k], t[k + w]);
+    SIMDAX_UNROLL for (size_t w = K / 2; w > 0; w /= 2) {
+        SIMDAX_UNROLL for (size_t k = 0; k < w; ++k) t[k] = op(t[k], t[k + w]);
+    }
     return t[0];
 }
 

@@ -53,10 +53,10 @@ void fused_row(const AttnRowArgs& a) {
         return V::hsum(tree_fold<V>(e, used, [](R p, R q) { return V::add(p, q); }));
     };
     R scale;
-    if (!a.lse && !(a.sink > -__builtin_inff()) && SmxMath<V>::template foldable<DEG>(m)) {
-        // Only the normalized powers are wanted: 2^(z*log2e - hi), one FMA,
-        // carries the common factor 2^(m*log2e - hi), which the division
-        // by their sum cancels (as Softmax's fold, blocks.hpp).
+    if (folds<DEG>(a, m)) {
+        // 2^(z*log2e - hi), one FMA, carries the common factor
+        // 2^(m*log2e - hi), which the division by their sum cancels (as
+        // Softmax's fold, blocks.hpp).
         const R nh = V::set1(-SmxMath<V>::template hi_of<true>(m));
         scale = V::set1(1.0f / powers([&](R v) { return pow2<DEG>(V::fma(v, c.log2e, nh)); }));
     } else {

@@ -3,9 +3,9 @@
 // each exponential is 2^((z - max) * log2(e)) (exp2_f32.hpp): a difference
 // taken before the scaling is exact for nearby logits, where logits folded
 // into base 2 lose |z| * 2^-24 each (1e-4 relative error at |z| ~ 1e4, and a
-// LogSoftmax of z*ln2 - lse cancels). Only rows held in registers whose
-// normalized powers are all that is wanted (no lse, no sink) fold, by one
-// FMA: 2^(z*log2e - hi) carries a common factor that the division cancels.
+// LogSoftmax of z*ln2 - lse cancels). Softmax rows whose normalized powers
+// are all that is wanted (no lse, no sink) fold, by one FMA:
+// 2^(z*log2e - hi) carries a common factor that the division cancels.
 //
 // A Softmax row of at most kFuseVecs vectors stays in registers
 // (attention_fused.hpp). A row of at most kBlock keys: the logits go once into a
@@ -67,12 +67,19 @@ void fused_softmax_row(const AttnRowArgs& a);  // attention_fused.hpp
 
 // A row of at most kBlock keys whose logits (max m) are in buf: the sum of
 // their exponentials (Softmax: buf becomes the powers), 0 when m is -inf.
+// Whether a Softmax row of max m may fold its exponent: nothing but the
+// normalized powers is wanted (no lse, no sink) and m is within the fold's
+// range (smx_math.hpp).
+template <int DEG>
+bool folds(const AttnRowArgs& a, float m) {
+    return !a.lse && !(a.sink > -__builtin_inff()) && SmxMath<V>::template foldable<DEG>(m);
+}
+
 template <int DEG>
 float short_row_sum(const AttnRowArgs& a, float* buf, float m) {
     if (m == -__builtin_inff()) return 0.0f;
     if (a.log) return exp_sum<false, DEG>(buf, a.n, m);
-    if (!a.lse && !(a.sink > -__builtin_inff()) && SmxMath<V>::template foldable<DEG>(m))
-        return exp_sum<true, DEG, true>(buf, a.n, m);  // short_row_store divides by it only
+    if (folds<DEG>(a, m)) return exp_sum<true, DEG, true>(buf, a.n, m);  // short_row_store divides by it only
     return exp_sum<true, DEG>(buf, a.n, m);
 }
 

@@ -12,11 +12,8 @@
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 namespace attn {
 
-// y[j..j+c) = g(j, c) for the vectors of [0, n), stored as T; stream: the
-// whole cache lines of the run with non-temporal stores (stream_span; the
-// caller fences), the partial line at each end with ordinary ones.
-// The partial head line out of line: inlined beside the streaming loop,
-// it cost that loop (f32 causal rows on AVX2: 1.09x).
+// y[0..e) = g(j, c), less than a cache line, out of line: inlined beside
+// the streaming loop, it cost that loop (f32 causal rows on AVX2: 1.09x).
 template <class T, class G>
 SIMDAX_NOINLINE void store_head(T* y, size_t e, const G& g) {
     for (size_t j = 0, c; j < e; j += c) {
@@ -25,6 +22,9 @@ SIMDAX_NOINLINE void store_head(T* y, size_t e, const G& g) {
     }
 }
 
+// y[j..j+c) = g(j, c) for the vectors of [0, n), stored as T; stream: the
+// whole cache lines of the run with non-temporal stores (stream_span; the
+// caller fences), the partial line at each end with ordinary ones.
 template <class T, class G>
 SIMDAX_INLINE void store_each(T* y, size_t n, G g, bool stream) {
     size_t j = 0;
