@@ -108,4 +108,30 @@ TEST(AttentionSoftmaxPrecision, BoolMaskedKeysIgnoreTheirSlope) {
         }
 }
 
+// A NaN sink is a sink: it reaches the denominator, so its head's rows are
+// NaN, in every row form (held in registers, the stack buffer, its blocks);
+// the fold that only rows without a sink may take had read NaN as "none".
+TEST(AttentionSoftmaxPrecision, NanSinkMakesItsRowsNan) {
+    for (int64_t n : {1, 8, 37, 128, 300, 5000}) {
+        const int64_t sizes[3] = {2, 2, n}, head_sizes[3] = {2, 1, 1};
+        const simdax_tensor_desc x{SIMDAX_DTYPE_FLOAT32, 3, sizes, nullptr};
+        const simdax_tensor_desc k{SIMDAX_DTYPE_FLOAT32, 3, head_sizes, nullptr};
+        const simdax_attention_softmax_desc d{
+            &x, nullptr, nullptr, &k, &x, nullptr, 0.5f, 0.0f, SIMDAX_CAUSAL_NONE, 0, 0};
+        std::vector<float> in(size_t(4 * n), 0.25f), y(in.size(), 7.0f);
+        const float sinks[2] = {NAN, -INFINITY};  // head 0: a NaN sink; head 1: none
+        ASSERT_EQ(simdax_attention_softmax(&d, in.data(), nullptr, nullptr, sinks, y.data(), nullptr),
+                  SIMDAX_OK)
+            << simdax_last_error();
+        for (size_t i = 0; i < y.size(); ++i) {
+            if (i < size_t(2 * n))
+                EXPECT_TRUE(std::isnan(y[i])) << "n " << n << " element " << i << ": got " << y[i];
+            else
+                EXPECT_TRUE(passes(1.0 / double(n), double(y[i]), SIMDAX_DTYPE_FLOAT32,
+                                   tolerance_for(SIMDAX_OPERATOR_SOFTMAX, SIMDAX_DTYPE_FLOAT32)))
+                    << "n " << n << " element " << i << ": got " << y[i];
+        }
+    }
+}
+
 }  // namespace

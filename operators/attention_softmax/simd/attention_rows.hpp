@@ -72,7 +72,7 @@ void fused_softmax_row(const AttnRowArgs& a);  // attention_fused.hpp
 // range (smx_math.hpp).
 template <int DEG>
 bool folds(const AttnRowArgs& a, float m) {
-    return !a.lse && !(a.sink > -__builtin_inff()) && SmxMath<V>::template foldable<DEG>(m);
+    return !a.lse && a.sink == -__builtin_inff() && SmxMath<V>::template foldable<DEG>(m);  // NaN: a sink
 }
 
 template <int DEG>
