@@ -70,7 +70,7 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
                 softmax_row_alone<T, K>(xr, yr, n, stream);
                 continue;
             }
-            const E* sp = src(i);
+            const E* sp = kBufExp ? buf + i * n : src(i);  // the powers, where kept in buf
             auto ld = [sp](size_t j, size_t c) {
                 return c == N ? V::load(sp + j) : V::loadn(sp + j, c, V::zero());
             };
@@ -87,11 +87,9 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
             } else if constexpr (STORE) {
                 scale_in_place(reinterpret_cast<E*>(yr), n, cs[i]);
             } else if constexpr (kBufExp) {
-                const E* ep = buf + i * n;
                 const R vi = V::set1(cs[i]);
-                store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) {
-                    return V::mul(cnt == N ? V::load(ep + j) : V::loadn(ep + j, cnt, V::zero()), vi);
-                });
+                store_run(result_ptr(yr), n, stream,
+                          [&](size_t j, size_t cnt) { return V::mul(ld(j, cnt), vi); });
             } else {
                 const R nh = V::set1(-hi[i]), vi = V::set1(cs[i]);
                 store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) {
