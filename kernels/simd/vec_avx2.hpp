@@ -201,35 +201,67 @@ struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
     // Non-temporal stores of one vector (none in xsimd 8.1); p aligned to
     // the vector's bytes.
     static void stream(float* p, R v) { _mm256_stream_ps(p, v); }
-    static void stream(F16* p, R v) { _mm_stream_si128(reinterpret_cast<__m128i*>(p), to_f16(v)); }
-    static void stream(BF16* p, R v) { _mm_stream_si128(reinterpret_cast<__m128i*>(p), to_bf16(v)); }
+    SIMDAX_INLINE static void stream(F16* p, R v) {
+        _mm_stream_si128(reinterpret_cast<__m128i*>(p), to_f16(v));
+    }
+    SIMDAX_INLINE static void stream(BF16* p, R v) {
+        _mm_stream_si128(reinterpret_cast<__m128i*>(p), to_bf16(v));
+    }
 
-    // float16 and bfloat16 (no 16-bit float types in xsimd 8.1).
+    // float16 and bfloat16 (no 16-bit float types in xsimd 8.1). Forced
+    // inline: GCC's budget left to_bf16 out of line in the row writers, a
+    // call per vector.
     // float16 via F16C, round to nearest-even on store.
-    static __m128i to_f16(R v) { return _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
-    static R load(const F16* p) {
+    SIMDAX_INLINE static __m128i to_f16(R v) {
+        return _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    }
+    SIMDAX_INLINE static R load(const F16* p) {
         return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     }
     static R loadn(const F16* p, size_t n, R fill) {
         return blend(lanes(n), fill, _mm256_cvtph_ps(load_bits_n(p, n)));
     }
-    static void store(F16* p, R v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), to_f16(v)); }
+    SIMDAX_INLINE static void store(F16* p, R v) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(p), to_f16(v));
+    }
     static void storen(F16* p, R v, size_t n) { store_bits_n(p, to_f16(v), n); }
     // bfloat16: XsimdVF's widening and rounding; the lanes packed by
-    // VPACKUSDW (no AVX512-BF16 here).
-    static R from_bf16(__m128i h) { return XsimdVF::from_bf16(_mm256_cvtepu16_epi32(h)); }
-    static __m128i to_bf16(R v) {
+    // VPACKUSDW (no AVX512-BF16 here), two vectors by one pack in store2.
+    SIMDAX_INLINE static R from_bf16(__m128i h) { return XsimdVF::from_bf16(_mm256_cvtepu16_epi32(h)); }
+    SIMDAX_INLINE static __m128i to_bf16(R v) {
         const __m256i r = _mm256_srli_epi32(bf16_upper(v), 16);
         // packus works per 128-bit half; gather the two useful quadwords.
         const __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
         return _mm256_castsi256_si128(p);
     }
-    static R load(const BF16* p) { return from_bf16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
+    SIMDAX_INLINE static __m256i to_bf16_pair(R a, R b) {
+        const __m256i ra = _mm256_srli_epi32(bf16_upper(a), 16), rb = _mm256_srli_epi32(bf16_upper(b), 16);
+        return _mm256_permute4x64_epi64(_mm256_packus_epi32(ra, rb), 0xD8);
+    }
+    SIMDAX_INLINE static R load(const BF16* p) {
+        return from_bf16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    }
     static R loadn(const BF16* p, size_t n, R fill) {
         return blend(lanes(n), fill, from_bf16(load_bits_n(p, n)));
     }
-    static void store(BF16* p, R v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), to_bf16(v)); }
+    SIMDAX_INLINE static void store(BF16* p, R v) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(p), to_bf16(v));
+    }
     static void storen(BF16* p, R v, size_t n) { store_bits_n(p, to_bf16(v), n); }
+    SIMDAX_INLINE static void store2(BF16* p, R a, R b) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), to_bf16_pair(a, b));
+    }
+    // p is 16-byte aligned (stream's contract): a whole 32-byte store when
+    // it is 32-byte aligned.
+    SIMDAX_INLINE static void stream2(BF16* p, R a, R b) {
+        const __m256i r = to_bf16_pair(a, b);
+        if (reinterpret_cast<uintptr_t>(p) % 32 == 0) {
+            _mm256_stream_si256(reinterpret_cast<__m256i*>(p), r);
+        } else {
+            _mm_stream_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(r));
+            _mm_stream_si128(reinterpret_cast<__m128i*>(p + N), _mm256_extracti128_si256(r, 1));
+        }
+    }
 
     static M zero_bytes(const uint8_t* p) {
         const __m256i w = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));

@@ -128,8 +128,8 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
 
     // float16 and bfloat16 (no 16-bit float types in xsimd 8.1), as 16
     // lanes of 16 bits. float16: F16C-style, round to nearest-even on store.
-    static R widen16(F16, __m256i h) { return _mm512_cvtph_ps(h); }
-    static __m256i narrow16(F16, R v) {
+    SIMDAX_INLINE static R widen16(F16, __m256i h) { return _mm512_cvtph_ps(h); }
+    SIMDAX_INLINE static __m256i narrow16(F16, R v) {
         return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     }
     // bfloat16: XsimdVF's widening and rounding (narrow16_exact), the lanes
@@ -139,14 +139,16 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
     // -mavx512bf16; it reads subnormal inputs as 0, so those lanes (and only
     // they: a normal float never rounds to a subnormal bfloat16) take the
     // rounding done on the bit pattern, as every lane does without it.
-    static R widen16(BF16, __m256i h) { return from_bf16(_mm512_cvtepu16_epi32(h)); }
-    static __m256i narrow16_exact(R v) { return _mm512_cvtepi32_epi16(_mm512_srli_epi32(bf16_upper(v), 16)); }
+    SIMDAX_INLINE static R widen16(BF16, __m256i h) { return from_bf16(_mm512_cvtepu16_epi32(h)); }
+    SIMDAX_INLINE static __m256i narrow16_exact(R v) {
+        return _mm512_cvtepi32_epi16(_mm512_srli_epi32(bf16_upper(v), 16));
+    }
     static __m256i narrow16_bf16_instruction(R v) {
         __m256i r;  // volatile: never moved above the test of the fact
         __asm__ volatile("vcvtneps2bf16 %1, %0" : "=v"(r) : "v"(__m512(v)));
         return r;
     }
-    static __m256i narrow16(BF16, R v) {
+    SIMDAX_INLINE static __m256i narrow16(BF16, R v) {
         if (!cpu_facts.avx512bf16) return narrow16_exact(v);
         __m256i r = narrow16_bf16_instruction(v);
         const __mmask16 sub = _mm512_fpclass_ps_mask(v, 0x20);  // subnormal lanes
@@ -154,7 +156,7 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
         return r;
     }
     // Subnormal lanes become zeros, which BF16Result allows.
-    static __m256i narrow16(BF16Result, R v) {
+    SIMDAX_INLINE static __m256i narrow16(BF16Result, R v) {
         return cpu_facts.avx512bf16 ? narrow16_bf16_instruction(v) : narrow16_exact(v);
     }
     // 32 bfloat16 results (a's lanes first) in one VCVTNE2PS2BF16; stream2
@@ -187,7 +189,7 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
         }
     }
     template <class H, class = IfHalf<H>>
-    static R load(const H* p) {
+    SIMDAX_INLINE static R load(const H* p) {
         return widen16(H{}, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
     }
     template <class H, class = IfHalf<H>>
@@ -196,7 +198,7 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
         return _mm512_mask_mov_ps(fill, m, widen16(H{}, _mm256_maskz_loadu_epi16(m, p)));
     }
     template <class H, class = IfHalf<H>>
-    static void store(H* p, R v) {
+    SIMDAX_INLINE static void store(H* p, R v) {
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), narrow16(H{}, v));
     }
     template <class H, class = IfHalf<H>>
@@ -204,7 +206,7 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
         _mm256_mask_storeu_epi16(p, lanes(n), narrow16(H{}, v));
     }
     template <class H, class = IfHalf<H>>
-    static void stream(H* p, R v) {
+    SIMDAX_INLINE static void stream(H* p, R v) {
         _mm256_stream_si256(reinterpret_cast<__m256i*>(p), narrow16(H{}, v));
     }
 
