@@ -120,8 +120,14 @@ inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
                 SIMDAX_UNROLL for (size_t q = 0; q < 4; ++q) {
                     const T* xs = x + i + q * P + j;
                     T* ys = y + i + q * P + j;
-                    SIMDAX_UNROLL for (size_t v = 0; v < L; ++v)
-                        V::stream(ys + v * V::N, f(V::load(xs + v * V::N)));
+                    if constexpr (L == 1) {
+                        V::stream(ys, f(V::load(xs)));
+                    } else {
+                        SIMDAX_UNROLL for (size_t v = 0; v < L; v += 2) {
+                            const typename V::R a = V::load(xs + v * V::N), b = V::load(xs + (v + 1) * V::N);
+                            store_pair<V>(ys + v * V::N, f(a), f(b), true);
+                        }
+                    }
                 }
             }
         }

@@ -251,16 +251,9 @@ struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
     SIMDAX_INLINE static void store2(BF16* p, R a, R b) {
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), to_bf16_pair(a, b));
     }
-    // p is 16-byte aligned (stream's contract): a whole 32-byte store when
-    // it is 32-byte aligned.
+    // p 32-byte aligned: the callers stream whole cache lines (stream_span).
     SIMDAX_INLINE static void stream2(BF16* p, R a, R b) {
-        const __m256i r = to_bf16_pair(a, b);
-        if (reinterpret_cast<uintptr_t>(p) % 32 == 0) {
-            _mm256_stream_si256(reinterpret_cast<__m256i*>(p), r);
-        } else {
-            _mm_stream_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(r));
-            _mm_stream_si128(reinterpret_cast<__m128i*>(p + N), _mm256_extracti128_si256(r, 1));
-        }
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(p), to_bf16_pair(a, b));
     }
 
     static M zero_bytes(const uint8_t* p) {
