@@ -132,12 +132,14 @@ TEST(LayerNorm, RandomCases) {
             }
 }
 
-// Rows of every length around the vector widths, the 1024-element tiles
-// and the 8192-element row chunks; contiguous, and strided (tiles).
+// Rows of every length around the vector widths, the 1024-element tiles,
+// the 8192-element row chunks and the limits of the float16/bfloat16 row
+// copies (2048) and of the converted Scale/Bias (5376); contiguous, and
+// strided (tiles).
 TEST(LayerNorm, RowLengths) {
     Rng rng(test_seed(0x4c4f));
-    const int64_t lengths[] = {1,   7,   8,   9,   15,   16,   17,   31,   33,
-                               127, 128, 129, 384, 1000, 1025, 4096, 8193, 20000};
+    const int64_t lengths[] = {1,   7,   8,    9,    15,   16,   17,   31,   33,   127,  128,
+                               129, 384, 1000, 1025, 2048, 2049, 4096, 5376, 5377, 8193, 20000};
     for (simdax_dtype dt : kDtypes)
         for (int64_t n : lengths)
             for (int variant = 0; variant < 4; ++variant) {

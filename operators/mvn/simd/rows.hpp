@@ -28,6 +28,11 @@ constexpr size_t kMvnPreconvert = 2048;
 constexpr size_t kMvnBatch = 4;
 // The float copies of one batch (mvn_batch: at most 6 KiB of input).
 constexpr size_t kMvnCopySet = 3072;
+// mvn_rows' float16/bfloat16 work array: the converted Scale/Bias and two
+// sets of copies. Longer rows have no copies: their shared Scale/Bias are
+// converted into the whole array, up to kMvnPreconvertLong.
+constexpr size_t kMvnWork = 2 * kMvnPreconvert + kMvnCopySet + 512 + kMvnCopySet;
+constexpr size_t kMvnPreconvertLong = kMvnWork / 2;
 template <class T>
 inline size_t mvn_batch(size_t n) {
     if (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) return 1;
@@ -171,11 +176,22 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
     const T* x = static_cast<const T*>(xv);
     T* y = static_cast<T*>(yv);
     constexpr bool kHalf = !std::is_same_v<T, E>;
-    alignas(64) E pre_s[kHalf ? kMvnPreconvert : 1], pre_b[kHalf ? kMvnPreconvert : 1];
+    // float16/bfloat16, rows of up to kMvnPreconvert: each row converted
+    // once, by pass A; pass B and the output read the float copy from L1.
+    // Two sets of a batch's copies: the next batch's pass A fills one while
+    // this batch's output reads the other. The second starts 2 KiB (mod
+    // 4 KiB) past the first, so that stores to one set never share their
+    // low 12 address bits with loads of the other a few steps on (4K
+    // aliasing).
+    alignas(64) E work[kHalf ? kMvnWork : 1];
+    const bool conv = kHalf && n <= kMvnPreconvert;
+    E* const pre_s = work;
+    E* const pre_b = !kHalf ? work : conv ? work + kMvnPreconvert : work + n;
+    E* const xf = kHalf ? work + 2 * kMvnPreconvert : work;
     const E* ps = nullptr;
     const E* pb = nullptr;
     if constexpr (kHalf) {
-        if (n <= kMvnPreconvert) {
+        if (n <= kMvnPreconvertLong) {
             if (a.scale && a.scale_rs == 0 && a.scale_ks == 1) {
                 convert(static_cast<const T*>(a.scale), pre_s, n);
                 ps = pre_s;
@@ -187,14 +203,6 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
         }
     }
     alignas(64) E buf[kNormBlock];
-    // float16/bfloat16: each row converted once, by pass A; pass B and the
-    // output read the float copy from L1. Two sets of a batch's copies:
-    // the next batch's pass A fills one while this batch's output reads
-    // the other. The second starts 2 KiB (mod 4 KiB) past the first, so
-    // that stores to one set never share their low 12 address bits with
-    // loads of the other a few steps on (4K aliasing).
-    alignas(64) E xf[kHalf ? kMvnCopySet + 512 + kMvnCopySet : 1];
-    const bool conv = kHalf && n <= kMvnPreconvert;
     const auto copy_of = [&](size_t set, size_t r) {
         return conv ? xf + set * (kMvnCopySet + 512) + r * n : nullptr;
     };
