@@ -97,9 +97,22 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
             return t;
         };
         // [i, end) with ordinary stores.
+        // A partial vector of an unstreamed row: one whole vector over it,
+        // inside the row (the elements stored twice get the same value
+        // twice). AVX2 would move a partial one through general registers
+        // (tail_load), twice per row at +16. Execute refuses an output that
+        // shares bytes with the input; were the row in place, the second
+        // store would read what the first wrote, hence the test.
+        const bool overlap =
+            !stream && n >= V::N && static_cast<const void*>(xr) != static_cast<const void*>(yr);
         const auto plain = [&](size_t i, size_t end) __attribute__((always_inline)) {
             for (; i + V::N <= end; i += V::N) V::store(yo + i, full(i));
-            if (i < end) V::storen(yo + i, val(i, end - i), end - i);
+            if (i < end && overlap) {
+                const size_t s = std::min(i, n - V::N);
+                V::store(yo + s, full(s));
+            } else if (i < end) {
+                V::storen(yo + i, val(i, end - i), end - i);
+            }
         };
         plain(0, head);
         size_t i = head;
