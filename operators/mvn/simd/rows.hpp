@@ -96,7 +96,6 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
             if constexpr (!kFolded) t = V::fma(t, sc.at(j, V::N), bi.at(j, V::N));
             return t;
         };
-        // [i, end) with ordinary stores.
         // A partial vector of an unstreamed row: one whole vector over it,
         // inside the row (the elements stored twice get the same value
         // twice). AVX2 would move a partial one through general registers
@@ -105,6 +104,7 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
         // store would read what the first wrote, hence the test.
         const bool overlap =
             !stream && n >= V::N && static_cast<const void*>(xr) != static_cast<const void*>(yr);
+        // [i, end) with ordinary stores.
         const auto plain = [&](size_t i, size_t end) __attribute__((always_inline)) {
             for (; i + V::N <= end; i += V::N) V::store(yo + i, full(i));
             if (i < end && overlap) {
