@@ -228,16 +228,12 @@ struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
     // bfloat16: XsimdVF's widening and rounding; the lanes packed by
     // VPACKUSDW (no AVX512-BF16 here), two vectors by one pack in store2.
     SIMDAX_INLINE static R from_bf16(__m128i h) { return XsimdVF::from_bf16(_mm256_cvtepu16_epi32(h)); }
-    SIMDAX_INLINE static __m128i to_bf16(R v) {
-        const __m256i r = _mm256_srli_epi32(bf16_upper(v), 16);
-        // packus works per 128-bit half; gather the two useful quadwords.
-        const __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
-        return _mm256_castsi256_si128(p);
-    }
+    // packus works per 128-bit half; the permute puts a's quadwords first.
     SIMDAX_INLINE static __m256i to_bf16_pair(R a, R b) {
         const __m256i ra = _mm256_srli_epi32(bf16_upper(a), 16), rb = _mm256_srli_epi32(bf16_upper(b), 16);
         return _mm256_permute4x64_epi64(_mm256_packus_epi32(ra, rb), 0xD8);
     }
+    SIMDAX_INLINE static __m128i to_bf16(R v) { return _mm256_castsi256_si128(to_bf16_pair(v, v)); }
     SIMDAX_INLINE static R load(const BF16* p) {
         return from_bf16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     }

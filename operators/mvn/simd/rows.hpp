@@ -99,9 +99,9 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
         // A partial vector of an unstreamed row: one whole vector over it,
         // inside the row (the elements stored twice get the same value
         // twice). AVX2 would move a partial one through general registers
-        // (tail_load), twice per row at +16. Execute refuses an output that
-        // shares bytes with the input; were the row in place, the second
-        // store would read what the first wrote, hence the test.
+        // (tail_load), twice per row at +16. Not in place (rms_rows writes
+        // its rows over their input): the second store would read what the
+        // first wrote.
         const bool overlap =
             !stream && n >= V::N && static_cast<const void*>(xr) != static_cast<const void*>(yr);
         // [i, end) with ordinary stores.
