@@ -140,7 +140,7 @@ SIMDAX_INLINE void with_scale(const RmsRowsArgs& a, size_t g, const typename Vec
     if constexpr (!std::is_same_v<T, E>) {
         if (a.scale_f32) {
             const float* p = static_cast<const float*>(a.scale) + ptrdiff_t(g) * a.scale_rs;
-            if (a.scale_ks == 0) return f(ConstantAccess<T>{V::set1(p[0]), p[0]});
+            if (a.scale_ks == 0) return f(ConstantAccess<T>{p[0]});
             if (a.scale_ks == 1) return f(ContiguousAccess<T>{p});
             return f(StridedAccess<float>{p, a.scale_ks});
         }
@@ -148,7 +148,7 @@ SIMDAX_INLINE void with_scale(const RmsRowsArgs& a, size_t g, const typename Vec
     const T* p = static_cast<const T*>(a.scale) + ptrdiff_t(g) * a.scale_rs;
     if (a.scale_ks == 0) {
         const E c = to_e(p[0]);
-        return f(ConstantAccess<T>{V::set1(c), c});
+        return f(ConstantAccess<T>{c});
     }
     if (pre) return f(ContiguousAccess<T>{pre});
     if (a.scale_ks == 1) return f(StorageAccess<T>{p});
@@ -190,7 +190,7 @@ void rms_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
     const size_t pf_rows = 1 + 6144 / (n * sizeof(T) + 1);
     const size_t batch = rms::batch_rows<T>(n);
     const double inv_n = 1.0 / double(n), tiny = rms::kTinyMeanSquare<E> * double(n);
-    const ConstantAccess<T> no_bias{V::zero(), E(0)};
+    const ConstantAccess<T> no_bias{E(0)};
     // Row g's output from its sum of squares q (copy: its float copy, or null).
     const auto write = [&](size_t g, double q, const E* copy) {
         const T* xr = x + ptrdiff_t(g) * xrs;

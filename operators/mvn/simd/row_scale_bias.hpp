@@ -58,9 +58,12 @@ inline RowScaleBias<T> row_scale_bias(const void* base, ptrdiff_t rs, ptrdiff_t 
 template <class T>
 struct ConstantAccess {
     static constexpr bool kConstant = true;
-    typename Vec<T>::R v;
+    // The scalar only: a vector member pads the struct, and the output
+    // loop's copy of it (by value) read the padding with a whole-vector
+    // load after a 4-byte store, which waits for the store buffer to
+    // drain (the previous row's streamed stores).
     typename Vec<T>::E c;
-    typename Vec<T>::R at(size_t, size_t) const { return v; }
+    typename Vec<T>::R at(size_t, size_t) const { return Vec<T>::set1(c); }
     double value(size_t) const { return double(c); }
 };
 
@@ -88,7 +91,7 @@ struct StridedAccess {
 template <class T, class F>
 SIMDAX_INLINE void with_access(const RowScaleBias<T>& r, F&& f) {
     switch (r.access) {
-        case RowAccess::constant: f(ConstantAccess<T>{Vec<T>::set1(r.c), r.c}); break;
+        case RowAccess::constant: f(ConstantAccess<T>{r.c}); break;
         case RowAccess::contiguous: f(ContiguousAccess<T>{r.pe}); break;
         case RowAccess::strided: f(StridedAccess<T>{r.p, r.ks}); break;
     }
