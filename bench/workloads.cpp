@@ -70,6 +70,7 @@ std::vector<Workload> make_workloads() {
         {"B7c", SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, BF16, {64, 128, 768}, {2}, {1, 1, 768}, {1.5, 1.6}, false},
         {"B8a", SIMDAX_OPERATOR_HARD_SIGMOID, BF16, {16777216}, {}, {}, {1.0, 1.0}, false},
         // Latency of a created operator on 4 floats; target in ns.
+        {"L1", SIMDAX_OPERATOR_LOG_SOFTMAX, F32, {4}, {0}, {}, {100.0, 30.0}, true},
         // Issue 35, ids as bench/peers/workloads.txt. LN1 <= 1.3x memcpy,
         // LN2/LN2b/RN2/RN2b <= 1.1x, SLN <= 1.2x a copy of all its bytes.
         {"LN1", SIMDAX_OPERATOR_LAYER_NORMALIZATION, F32, {4, 128, 384}, {2}, {384}, {1.3, 1.3}, false},
