@@ -27,6 +27,9 @@ void cast_run(const void* xv, void* yv, size_t n) {
         using VT = Vec<T>;
         static_assert(std::is_same_v<typename VT::R, typename VU::R>, "one compute register");
         size_t i = 0;
+        // Two vectors per store where one narrowing does both (store_pair).
+        for (; i + 2 * VT::N <= n; i += 2 * VT::N)
+            store_pair<VU>(y + i, VT::load(x + i), VT::load(x + i + VT::N));
         for (; i + VT::N <= n; i += VT::N) VU::store(y + i, VT::load(x + i));
         if (i < n) VU::storen(y + i, VT::loadn(x + i, n - i, VT::set1(0.0f)), n - i);
     }
