@@ -107,8 +107,8 @@ TEST(Cast, EveryBfloat16ValueAndFloatsBetweenThem) {
     }
 }
 
-// One NaN among values to round, at every lane of two pairs of vectors
-// (AVX2 narrows a pair with one NaN test and selects the NaN lanes only
+// One NaN among 64 values to round, at every lane (either vector of a pair:
+// AVX2 narrows a pair with one NaN test and selects the NaN lanes only
 // when it fires), through the one-shot call with raw bits: signalling
 // NaNs whose payload is only in the low half (rounding would make them
 // infinities), the largest payload (rounding would carry into the sign),
