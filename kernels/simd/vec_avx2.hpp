@@ -236,19 +236,13 @@ struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
         __m256i ra, rb;
         const R unordered = _mm256_cmp_ps(a, b, _CMP_UNORD_Q);
         if (__builtin_expect(_mm256_testz_ps(unordered, unordered), 1)) {
-            ra = bf16_rounded(a);
-            rb = bf16_rounded(b);
+            ra = _mm256_srli_epi32(bf16_rounded_upper(a), 16);
+            rb = _mm256_srli_epi32(bf16_rounded_upper(b), 16);
         } else {
             ra = _mm256_srli_epi32(bf16_upper(a), 16);
             rb = _mm256_srli_epi32(bf16_upper(b), 16);
         }
         return _mm256_permute4x64_epi64(_mm256_packus_epi32(ra, rb), 0xD8);
-    }
-    // bf16_upper's rounding of a vector without NaNs, shifted down.
-    SIMDAX_INLINE static __m256i bf16_rounded(R v) {
-        const __m256i b = _mm256_castps_si256(v);
-        const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(b, 16), _mm256_set1_epi32(1));
-        return _mm256_srli_epi32(_mm256_add_epi32(b, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7FFF))), 16);
     }
     SIMDAX_INLINE static __m128i to_bf16(R v) { return _mm256_castsi256_si128(to_bf16_pair(v, v)); }
     SIMDAX_INLINE static R load(const BF16* p) {

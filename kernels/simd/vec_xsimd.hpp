@@ -200,10 +200,14 @@ struct XsimdVF : XsimdIeee<float, A> {
     // instruction. from_bf16(h): h's lanes, bfloat16 in the low 16 bits.
     // Signed lanes: xsimd 8.1 selects them by a float mask (bool_cast).
     using I = xsimd::batch<int32_t, A>;
+    // bf16_rounded_upper(v): the same without the NaN select (v has none).
+    SIMDAX_INLINE static I bf16_rounded_upper(R v) {
+        const I b = lanes_as<I>(v);
+        return b + (((b >> 16) & I(1)) + I(0x7FFF));
+    }
     SIMDAX_INLINE static I bf16_upper(R v) {
         const I b = lanes_as<I>(v);
-        const I r = b + (((b >> 16) & I(1)) + I(0x7FFF));
-        return xsimd::select(xsimd::bool_cast(xsimd::isnan(v)), b | I(0x00400000), r);
+        return xsimd::select(xsimd::bool_cast(xsimd::isnan(v)), b | I(0x00400000), bf16_rounded_upper(v));
     }
     SIMDAX_INLINE static R from_bf16(U h) { return from_bits(h << 16); }
 
