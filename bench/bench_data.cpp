@@ -137,14 +137,21 @@ const DataSet& workload_data(const Workload& w) {
     return *g_data.data;
 }
 
-simdax_status execute_workload(const simdax_operator* op, const Workload& w, const DataSet& data,
-                               const void* in, void* out, const simdax_parallel* par) {
-    const WorkloadBindings b(
-        w, {in, out, data.scale.data(), data.bias.data(), data.mask.data(), data.skip.data()});
+WorkloadBuffers workload_buffers(const DataSet& data, const void* in, void* out) {
+    return {in, out, data.scale.data(), data.bias.data(), data.mask.data(), data.skip.data()};
+}
+
+simdax_status execute_bindings(const simdax_operator* op, const WorkloadBindings& b,
+                               const simdax_parallel* par) {
     if (const simdax_operand_bindings* bound = b.bound())
         return simdax_operator_execute_bound(op, bound, par);
     return par ? simdax_operator_execute_parallel(op, b.plain(), par)
                : simdax_operator_execute(op, b.plain());
+}
+
+simdax_status execute_workload(const simdax_operator* op, const Workload& w, const DataSet& data,
+                               const void* in, void* out, const simdax_parallel* par) {
+    return execute_bindings(op, WorkloadBindings(w, workload_buffers(data, in, out)), par);
 }
 
 const DataSet& memcpy_data(const Workload& w) {

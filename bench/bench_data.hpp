@@ -11,6 +11,7 @@
 
 #include <simdax/simdax.h>
 
+#include "workload_desc.hpp"
 #include "workloads.hpp"
 
 namespace simdax_bench {
@@ -60,6 +61,14 @@ const DataSet& memcpy_data(const Workload& w);
 // restored). nullptr on failure, with the reason in *error, including when
 // the library planned it for another ISA than the one asked for.
 const simdax_operator* workload_operator(const Workload& w, simdax_isa isa, std::string* error);
+
+// `in` and `out` with the other operands from data.
+WorkloadBuffers workload_buffers(const DataSet& data, const void* in, void* out);
+
+// Executes op (w's operator) over b; par: a parallel-for (nullptr: this
+// thread).
+simdax_status execute_bindings(const simdax_operator* op, const WorkloadBindings& b,
+                               const simdax_parallel* par);
 
 // Executes op (w's operator) on input `in` and output `out`, the other
 // operands from data (w's mask, Scale/Bias, skip), each bound as the

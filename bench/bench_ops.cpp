@@ -48,9 +48,10 @@ void run_operator(benchmark::State& state, const Workload* w, simdax_isa isa, bo
     }
     const DataSet& data = workload_data(*w);
     const simdax_parallel* par = parallel ? pool_hook() : nullptr;
+    // Made once, as a caller keeps its bindings: the latency row would time their set-up.
+    const WorkloadBindings bindings(*w, workload_buffers(data, data.input.data(), data.output.data()));
     for (auto _ : state) {
-        const simdax_status status =
-            execute_workload(op, *w, data, data.input.data(), data.output.data(), par);
+        const simdax_status status = execute_bindings(op, bindings, par);
         if (status != SIMDAX_OK) {
             error = std::string("simdax_operator_execute: ") + simdax_status_name(status) + ": " +
                     simdax_last_error();

@@ -93,6 +93,8 @@ const CallerEnv kEnvs[] = {
      false},
     {"ftz+daz", FE_TONEAREST, 0, true},
     {"ftz+daz upward, inexact raised", FE_UPWARD, FE_INEXACT, true},
+    // Default control with a flag raised: the guard installs nothing on entry.
+    {"inexact raised", FE_TONEAREST, FE_INEXACT, false},
 };
 
 class ScopedEnv {

@@ -20,15 +20,21 @@ namespace simdax {
 // masked, round to nearest, FTZ and DAZ off, no flags.
 class KernelFpEnv {
 public:
+    // The caller's sticky flags do not change a result, and nearly every
+    // caller has some raised: only other control bits need LDMXCSR, which
+    // costs more than a row of a few elements.
     KernelFpEnv() : saved_(_mm_getcsr()) {
-        if (saved_ != kDefault) _mm_setcsr(kDefault);
+        if ((saved_ & ~kFlags) != kDefault) _mm_setcsr(kDefault);
     }
-    ~KernelFpEnv() { _mm_setcsr(saved_); }
+    ~KernelFpEnv() {
+        if (_mm_getcsr() != saved_) _mm_setcsr(saved_);
+    }
     KernelFpEnv(const KernelFpEnv&) = delete;
     KernelFpEnv& operator=(const KernelFpEnv&) = delete;
 
 private:
     static constexpr unsigned kDefault = 0x1F80u;
+    static constexpr unsigned kFlags = 0x3Fu;
     unsigned saved_;
 };
 #else
