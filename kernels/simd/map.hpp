@@ -10,7 +10,9 @@
 // stores to the vector width.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "simd/stream_span.hpp"
 #include "simd/vec.hpp"
@@ -24,8 +26,10 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 // misaligned head and its tail as whole vectors overlapping the aligned
 // ones, computed first and stored last: val may read y[j..j+count) (in
 // place), and reads every element before it is written.
-template <class T, class F>
-inline void store_plain(T* y, size_t i, size_t n, F val) {
+// pair(j), if given: y[j, j + 2 * V::N) stored in one step (map's
+// any-order pair); else val's two vectors by store_pair.
+template <class T, class F, class P = std::nullptr_t>
+inline void store_plain(T* y, size_t i, size_t n, F val, P pair = nullptr) {
     using V = Vec<T>;
     constexpr size_t W = V::N * sizeof(T);
     const uintptr_t ya = reinterpret_cast<uintptr_t>(y + i);
@@ -45,7 +49,12 @@ inline void store_plain(T* y, size_t i, size_t n, F val) {
     // Two vectors per store where one narrowing does both (store_pair;
     // elsewhere the unrolled loop measured 1.01-1.04 on float32 W4).
     if constexpr (HasPairStore<V, T>::value)
-        for (; i + 2 * V::N <= n; i += 2 * V::N) store_pair<V>(y + i, val(i, V::N), val(i + V::N, V::N));
+        for (; i + 2 * V::N <= n; i += 2 * V::N) {
+            if constexpr (std::is_null_pointer_v<P>)
+                store_pair<V>(y + i, val(i, V::N), val(i + V::N, V::N));
+            else
+                pair(i);
+        }
     for (; i + V::N <= n; i += V::N) V::store(y + i, val(i, V::N));
     if (whole) {
         V::store(y + i0, head);
@@ -89,6 +98,20 @@ inline void store_run(T* y, size_t n, bool stream, F val) {
     if (s.end < n) store_part_line(y, s.end, n, val);
 }
 
+// y = f(x) for two vectors at xs / ys; f is element-wise, so where V has
+// an any-order pair for T it sees the elements in that order.
+template <class V, class T, class Y, class F>
+SIMDAX_INLINE void map_pair(const T* xs, Y* ys, F f, bool stream) {
+    if constexpr (HasAnyOrderPair<V, T>::value) {
+        typename V::R a, b;
+        V::load2_any(xs, a, b);
+        V::store2_any(ys, f(a), f(b), stream);
+    } else {
+        const typename V::R a = V::load(xs), b = V::load(xs + V::N);
+        store_pair<V>(ys, f(a), f(b), stream);
+    }
+}
+
 // stream_rows: the caller writes a large output in many calls (rows of a
 // rows kernel): stream this one too, and leave the fence to the caller.
 // Y: T, or the ResultOf<T> an operator's output is stored through.
@@ -123,24 +146,24 @@ inline void map(const T* x, Y* y, size_t n, F f, bool stream_rows = false) {
                     if constexpr (L == 1) {
                         V::stream(ys, f(V::load(xs)));
                     } else {
-                        SIMDAX_UNROLL for (size_t v = 0; v < L; v += 2) {
-                            const typename V::R a = V::load(xs + v * V::N), b = V::load(xs + (v + 1) * V::N);
-                            store_pair<V>(ys + v * V::N, f(a), f(b), true);
-                        }
+                        SIMDAX_UNROLL for (size_t v = 0; v < L; v += 2)
+                            map_pair<V>(xs + v * V::N, ys + v * V::N, f, true);
                     }
                 }
             }
         }
-        for (; i + 2 * V::N <= s.end; i += 2 * V::N) {
-            const typename V::R a = V::load(x + i), b = V::load(x + i + V::N);
-            store_pair<V>(y + i, f(a), f(b), true);
-        }
+        for (; i + 2 * V::N <= s.end; i += 2 * V::N) map_pair<V>(x + i, y + i, f, true);
         for (; i < s.end; i += V::N) V::stream(y + i, f(V::load(x + i)));
         if (!stream_rows) stream_fence();
         if (s.end < n) store_part_line(y, s.end, n, val);
         return;
     }
-    store_plain(y, 0, n, val);
+    if constexpr (HasAnyOrderPair<V, T>::value)
+        store_plain(
+            y, 0, n, val,
+            [ x, y, f ](size_t j) __attribute__((always_inline)) { map_pair<V>(x + j, y + j, f, false); });
+    else
+        store_plain(y, 0, n, val);
 }
 
 // y[i] = x[i] between two storage types of the same compute vector (float

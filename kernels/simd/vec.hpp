@@ -69,6 +69,16 @@ SIMDAX_INLINE void store_pair(S* p, typename V::R a, typename V::R b, bool strea
     }
 }
 
+// V::load2_any / V::store2_any: two vectors of S in an order of the ISA's
+// choosing, inverse of each other (element-wise work only).
+template <class V, class S, class = void>
+struct HasAnyOrderPair : std::false_type {};
+template <class V, class S>
+struct HasAnyOrderPair<
+    V, S,
+    std::void_t<decltype(V::load2_any(std::declval<const S*>(), std::declval<typename V::R&>(),
+                                      std::declval<typename V::R&>()))>> : std::true_type {};
+
 // float32, float16 and bfloat16 compute in float; float64 in double.
 template <class T>
 struct VecOf {

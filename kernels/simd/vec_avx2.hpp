@@ -232,17 +232,21 @@ struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
     // One test for a NaN in either vector: the select that keeps NaNs
     // quiet (a compare, an OR and a 3-uop VPBLENDVB per vector on Intel's
     // big cores) runs only when there is one.
-    SIMDAX_INLINE static __m256i to_bf16_pair(R a, R b) {
-        __m256i ra, rb;
+    SIMDAX_INLINE static void bf16_upper_pair(R a, R b, __m256i& ra, __m256i& rb) {
         const R unordered = _mm256_cmp_ps(a, b, _CMP_UNORD_Q);
         if (__builtin_expect(_mm256_testz_ps(unordered, unordered), 1)) {
-            ra = _mm256_srli_epi32(bf16_rounded_upper(a), 16);
-            rb = _mm256_srli_epi32(bf16_rounded_upper(b), 16);
+            ra = bf16_rounded_upper(a);
+            rb = bf16_rounded_upper(b);
         } else {
-            ra = _mm256_srli_epi32(bf16_upper(a), 16);
-            rb = _mm256_srli_epi32(bf16_upper(b), 16);
+            ra = bf16_upper(a);
+            rb = bf16_upper(b);
         }
-        return _mm256_permute4x64_epi64(_mm256_packus_epi32(ra, rb), 0xD8);
+    }
+    SIMDAX_INLINE static __m256i to_bf16_pair(R a, R b) {
+        __m256i ra, rb;
+        bf16_upper_pair(a, b, ra, rb);
+        return _mm256_permute4x64_epi64(
+            _mm256_packus_epi32(_mm256_srli_epi32(ra, 16), _mm256_srli_epi32(rb, 16)), 0xD8);
     }
     SIMDAX_INLINE static __m128i to_bf16(R v) { return _mm256_castsi256_si128(to_bf16_pair(v, v)); }
     SIMDAX_INLINE static R load(const BF16* p) {
@@ -261,6 +265,24 @@ struct VF : Avx2Vec<VF, XsimdVF<XArch, Halves>> {
     // p 32-byte aligned: the callers stream whole cache lines (stream_span).
     SIMDAX_INLINE static void stream2(BF16* p, R a, R b) {
         _mm256_stream_si256(reinterpret_cast<__m256i*>(p), to_bf16_pair(a, b));
+    }
+    // 16 bfloat16 in any lane order, for element-wise work (map): a holds
+    // the even elements and b the odd ones, so one load and a shift or an
+    // AND widen them, and one word blend narrows them back (no VPMOVZXWD
+    // per 8 elements, no pack and permute per 16).
+    SIMDAX_INLINE static void load2_any(const BF16* p, R& a, R& b) {
+        const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+        a = _mm256_castsi256_ps(_mm256_slli_epi32(w, 16));
+        b = _mm256_castsi256_ps(_mm256_and_si256(w, _mm256_set1_epi32(int(0xFFFF0000u))));
+    }
+    SIMDAX_INLINE static void store2_any(BF16* p, R a, R b, bool stream) {
+        __m256i ra, rb;
+        bf16_upper_pair(a, b, ra, rb);
+        const __m256i w = _mm256_blend_epi16(_mm256_srli_epi32(ra, 16), rb, 0xAA);
+        if (stream)
+            _mm256_stream_si256(reinterpret_cast<__m256i*>(p), w);
+        else
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), w);
     }
 
     static M zero_bytes(const uint8_t* p) {
