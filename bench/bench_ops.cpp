@@ -207,18 +207,28 @@ std::string threads_name(const std::string& single_thread_name, unsigned threads
     return single_thread_name + "/threads=" + std::to_string(threads);
 }
 
+std::vector<simdax_isa> threads_isas(const std::vector<simdax_isa>& isas) {
+    std::vector<simdax_isa> out;
+    if (isas.empty()) return out;
+    if (isas.back() != SIMDAX_ISA_AVX2 && std::find(isas.begin(), isas.end(), SIMDAX_ISA_AVX2) != isas.end())
+        out.push_back(SIMDAX_ISA_AVX2);
+    out.push_back(isas.back());
+    return out;
+}
+
 void register_benchmarks(const std::vector<simdax_isa>& isas) {
     std::set<std::string> baselines;
     const unsigned threads = parallel_threads();
     for (const Workload& w : workloads()) {
         for (simdax_isa isa : isas) register_operator(benchmark_name(w, simdax_isa_name(isa)), w, isa);
         // Wall-clock time: CPU time of the calling thread says nothing here.
-        if (threads > 1 && !w.latency && !isas.empty())
-            benchmark::RegisterBenchmark(
-                threads_name(benchmark_name(w, simdax_isa_name(isas.back())), threads).c_str(), run_operator,
-                &w, isas.back(), true)
-                ->Unit(benchmark::kMicrosecond)
-                ->UseRealTime();
+        if (threads > 1 && !w.latency)
+            for (simdax_isa isa : threads_isas(isas))
+                benchmark::RegisterBenchmark(
+                    threads_name(benchmark_name(w, simdax_isa_name(isa)), threads).c_str(), run_operator, &w,
+                    isa, true)
+                    ->Unit(benchmark::kMicrosecond)
+                    ->UseRealTime();
         // The baselines of each distinct (dtype, shape), right after its
         // first user; the latency case is judged in ns, not against a copy.
         if (!w.latency && baselines.insert(memcpy_name(w)).second) register_baselines(w);

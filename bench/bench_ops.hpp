@@ -1,6 +1,6 @@
 // Registers the benchmarks: every workload on every ISA this CPU supports,
-// plus the baselines of each distinct (dtype, shape), plus the best ISA on
-// every core through the built-in pool.
+// plus the baselines of each distinct (dtype, shape), plus the best ISA (and
+// AVX2) on every core through the built-in pool.
 #pragma once
 
 #include <string>
@@ -29,9 +29,14 @@ benchmark::internal::Benchmark* register_read(const std::string& name, const Wor
 // and shape (baselines.hpp); w must outlive the run.
 void register_baselines(const Workload& w);
 
-// Threads of the multi-core variants (`.../threads=N`, best ISA, built-in
-// pool); 1 when the machine has one core and none are registered.
+// Threads of the multi-core variants (`.../threads=N`, built-in pool); 1
+// when the machine has one core and none are registered.
 unsigned parallel_threads();
+
+// The ISAs of the multi-core variants, from isas (lowest first): the best,
+// and AVX2 where the CPU has it and something better (issue 33 judges AVX2,
+// what most x86 inference machines run, on its own).
+std::vector<simdax_isa> threads_isas(const std::vector<simdax_isa>& isas);
 
 // `<op>/<dtype>/<isa>/<shape>/axes=<list>/threads=N`.
 std::string threads_name(const std::string& single_thread_name, unsigned threads);

@@ -290,14 +290,18 @@ void RatioTableReporter::print_baselines(size_t name_width) const {
     }
 }
 
-// Multi-core rows: the best ISA on one thread and on every core (median
-// wall-clock for both, so the speedup compares like with like).
+// Multi-core rows: each of threads_isas on one thread and on every core
+// (median wall-clock for both, so the speedup compares like with like).
 void RatioTableReporter::print_threads(size_t name_width) const {
     const unsigned threads = parallel_threads();
-    if (threads <= 1 || isas_.empty()) return;
-    const char* isa = simdax_isa_name(isas_.back());
+    if (threads <= 1) return;
     size_t id_width = 4;  // as the ratio table's id column (AS1bs: 5)
     for (const Workload& w : workloads()) id_width = std::max(id_width, w.id.size());
+    for (simdax_isa t : threads_isas(isas_)) print_threads(name_width, id_width, simdax_isa_name(t), threads);
+}
+
+void RatioTableReporter::print_threads(size_t name_width, size_t id_width, const char* isa,
+                                       unsigned threads) const {
     bool header = false;
     for (const Workload& w : workloads()) {
         const std::string one = benchmark_name(w, isa);

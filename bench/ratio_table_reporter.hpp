@@ -54,6 +54,7 @@ private:
     void print_table() const;
     void print_baselines(size_t name_width) const;
     void print_threads(size_t name_width) const;
+    void print_threads(size_t name_width, size_t id_width, const char* isa, unsigned threads) const;
 
     benchmark::BenchmarkReporter* inner_;
     std::vector<simdax_isa> isas_;
