@@ -35,7 +35,7 @@ void fused_row(const AttnRowArgs& a) {
     float m = V::hmax(tree_fold<V>(z, used, [](R p, R q) { return V::max(p, q); }));
     if (!(m > -__builtin_inff())) {  // only -inf, or a NaN hmax missed
         bool nan = false;
-        for (size_t k = 0; k < kFuseVecs; ++k) nan |= V::bits(V::isnan(z[k])) != 0;
+        SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) nan |= V::bits(V::isnan(z[k])) != 0;
         if (!nan) {
             if (a.lse) *a.lse = attn_state::empty_lse(a.sink);
             return fill(y, n, false);
@@ -67,8 +67,9 @@ void fused_row(const AttnRowArgs& a) {
         // The powers are relative to the row's max; a larger sink moved it.
         scale = V::set1(fin.m == st.m ? 1.0f / fin.s : std::exp(st.m - fin.m) / fin.s);
     }
-    // A loop per store kind, not a test per store.
-    const auto store_all = [&](auto store) {
+    // A loop per store kind, not a test per store; inlined, as powers is:
+    // a closure called twice keeps z on the stack.
+    const auto store_all = [&](auto store) __attribute__((always_inline)) {
         SIMDAX_UNROLL for (size_t k = 0; k < kFuseVecs; ++k) {
             const size_t at = k * V::N;
             if (!Full && at >= n) break;
