@@ -26,6 +26,8 @@ constexpr size_t kMvnPreconvert = 2048;
 // rows of up to 6 KiB in all (their float copies stay in L1); a float
 // row's output already waits on memory.
 constexpr size_t kMvnBatch = 4;
+// A call's output from this size on is prefetched for writing, row by row.
+constexpr size_t kPrefetchOutBytes = size_t(1) << 20;
 // The float copies of one batch (mvn_batch: at most 6 KiB of input).
 constexpr size_t kMvnCopySet = 3072;
 // mvn_rows' float16/bfloat16 work array: the converted Scale/Bias and two
@@ -284,10 +286,12 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
     // with a float copy run the next batch's pass A inside this batch's
     // output loops (PassASteps).
     const double inv_n = 1.0 / double(n);
+    // Each row's output prefetched for writing by its pass A: not when
+    // streamed (no read for ownership), nor when the call's output is small
+    // enough to stay in L2 from the last call.
+    const bool prefetch_out = !stream && rows * n * sizeof(T) > kPrefetchOutBytes;
     const auto out_row = [&](size_t g) -> const char* {
-        return stream ? nullptr
-                      : reinterpret_cast<const char*>(
-                            y + ptrdiff_t(g) * yrs);  // streamed rows need no read for ownership
+        return prefetch_out ? reinterpret_cast<const char*>(y + ptrdiff_t(g) * yrs) : nullptr;
     };
     const auto steps = [&](size_t g, size_t set, size_t r) {
         return PassASteps<T>{x + ptrdiff_t(g) * xrs, copy_of(set, r), out_row(g), n};
