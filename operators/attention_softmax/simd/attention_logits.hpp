@@ -64,19 +64,14 @@ SIMDAX_INLINE R exp_below(R z, R m, R log2e) {
 // vector; folding the four variants into two cost softcap rows 21%).
 template <bool Tail, int FL, class T, class MT>
 SIMDAX_INLINE R logit(const Consts& c, const T* x, const MT* mk, size_t j, size_t cnt) {
-    constexpr bool kAddMask = !std::is_same_v<MT, NoMask> && !std::is_same_v<MT, uint8_t>;
     R z = Tail ? V::loadn(x + j, cnt, V::zero()) : V::load(x + j);
-    if constexpr ((FL & 1) == 0 && kAddMask) {
-        // One FMA, one rounding.
-        z = V::fma(z, c.scale, Tail ? V::loadn(mk + j, cnt, V::zero()) : V::load(mk + j));
-    } else {
-        z = V::mul(z, c.scale);
-        // Divided, not folded into scale: scale / softcap may underflow to 0
-        // (an infinite score then gives NaN instead of +-softcap).
-        if constexpr ((FL & 1) != 0)
-            z = V::blend(V::lt(V::abs(z), c.linear), V::mul(c.cap, tanh_v<V>(V::div(z, c.cap))), z);
-        if constexpr (kAddMask) z = V::add(Tail ? V::loadn(mk + j, cnt, V::zero()) : V::load(mk + j), z);
-    }
+    z = V::mul(z, c.scale);
+    // Divided, not folded into scale: scale / softcap may underflow to 0
+    // (an infinite score then gives NaN instead of +-softcap).
+    if constexpr ((FL & 1) != 0)
+        z = V::blend(V::lt(V::abs(z), c.linear), V::mul(c.cap, tanh_v<V>(V::div(z, c.cap))), z);
+    if constexpr (!std::is_same_v<MT, NoMask> && !std::is_same_v<MT, uint8_t>)
+        z = V::add(Tail ? V::loadn(mk + j, cnt, V::zero()) : V::load(mk + j), z);
     if constexpr ((FL & 2) != 0) z = V::fma(c.slope, V::add(c.idx, V::add(c.pos, V::set1(float(j)))), z);
     if constexpr (std::is_same_v<MT, uint8_t>) {
         // Last: masked keys become -inf whatever their score or slope (NaN
