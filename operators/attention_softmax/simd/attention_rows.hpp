@@ -230,11 +230,7 @@ struct RowsK {
     template <int DEG>
     static void with_degree(const AttnRowArgs& a, const AttnQueries* q) {
         const auto empty = [&](char* y) { fill(reinterpret_cast<T*>(y), size_t(q->keys), a.log); };
-        if (q->causal == SIMDAX_CAUSAL_NONE && !a.stream && in_registers(a.log, size_t(q->keys))) {
-            // Every row whole and in registers: no per-row choice of form.
-            attn_state::for_each_query(
-                *q, sizeof(T), [](const AttnRowArgs& r) { fused_softmax_row<T, MT, FL, DEG>(r); }, empty);
-        } else if (PairedRows<T, MT, FL, DEG>::applies(*q)) {
+        if (PairedRows<T, MT, FL, DEG>::applies(*q)) {
             // The row after next prefetched: a kept row computes with the next.
             PairedRows<T, MT, FL, DEG> rows(*q);
             attn_state::for_each_query(

@@ -26,7 +26,7 @@ constexpr size_t kMvnPreconvert = 2048;
 // rows of up to 6 KiB in all (their float copies stay in L1); a float
 // row's output already waits on memory.
 constexpr size_t kMvnBatch = 4;
-// A call's output from this size on is prefetched for writing, row by row.
+// A call's output beyond this size is prefetched for writing, row by row.
 constexpr size_t kPrefetchOutBytes = size_t(1) << 20;
 // The float copies of one batch (mvn_batch: at most 6 KiB of input).
 constexpr size_t kMvnCopySet = 3072;
