@@ -134,4 +134,29 @@ TEST(AttentionSoftmaxPrecision, NanSinkMakesItsRowsNan) {
     }
 }
 
+// x * scale is rounded to float32 before the mask is added: a product beyond
+// float32's range is +inf, and +inf plus a -inf mask is NaN, so the row is
+// NaN (the fuzzer's finding). One FMA of x, scale and mask keeps the
+// product exact and gives -inf, a row of zeros: the compiler may not
+// contract the two (GCC does by default, clang does not).
+TEST(AttentionSoftmaxPrecision, OverflowingProductMeetsMaskInTwoRoundings) {
+    for (int log = 0; log < 2; ++log)
+        for (int64_t n : {2, 8, 37, 128, 300, 5000}) {
+            const int64_t sizes[2] = {1, n};
+            const simdax_tensor_desc x{SIMDAX_DTYPE_FLOAT32, 2, sizes, nullptr};
+            const simdax_attention_softmax_desc d{
+                &x, &x, nullptr, nullptr, &x, nullptr, 3e38f, 0.0f, SIMDAX_CAUSAL_NONE, 0, log};
+            std::vector<float> in(size_t(n), 0.5f), mask(in.size(), 0.0f), y(in.size(), 7.0f);
+            in[size_t(n - 1)] = 2.0f;  // 6e38: +inf in float32
+            mask[size_t(n - 1)] = -INFINITY;
+            ASSERT_EQ(
+                simdax_attention_softmax(&d, in.data(), mask.data(), nullptr, nullptr, y.data(), nullptr),
+                SIMDAX_OK)
+                << simdax_last_error();
+            for (size_t i = 0; i < y.size(); ++i)
+                EXPECT_TRUE(std::isnan(y[i]))
+                    << "log " << log << " n " << n << " element " << i << ": got " << y[i];
+        }
+}
+
 }  // namespace

@@ -59,19 +59,34 @@ SIMDAX_INLINE R exp_below(R z, R m, R log2e) {
     return pow2<DEG>(V::mul(V::sub(z, m), log2e));
 }
 
+// FL: bit 0 softcap, bit 1 ALiBi, bit 2 kFmaMask (compile-time: no test
+// per vector; folding the four variants into two cost softcap rows 21%).
+// kFmaMask: x * scale + mask as one FMA, for a float mask without softcap
+// and |scale| <= 1 (with_flags), where the product cannot overflow: the
+// FMA then differs from two roundings by a rounding only. A product beyond
+// float32's range is +inf, and +inf plus a -inf mask is NaN where one FMA
+// gives -inf.
+constexpr int kFmaMask = 4;
+template <class MT>
+constexpr bool kFloatMask = !std::is_same_v<MT, NoMask> && !std::is_same_v<MT, uint8_t>;
+
 // The logits of keys j..j+cnt (cnt < N only when Tail; the lanes past cnt
-// are -inf). FL: bit 0 softcap, bit 1 ALiBi (compile-time: no test per
-// vector; folding the four variants into two cost softcap rows 21%).
+// are -inf).
 template <bool Tail, int FL, class T, class MT>
 SIMDAX_INLINE R logit(const Consts& c, const T* x, const MT* mk, size_t j, size_t cnt) {
     R z = Tail ? V::loadn(x + j, cnt, V::zero()) : V::load(x + j);
-    z = V::mul(z, c.scale);
-    // Divided, not folded into scale: scale / softcap may underflow to 0
-    // (an infinite score then gives NaN instead of +-softcap).
-    if constexpr ((FL & 1) != 0)
-        z = V::blend(V::lt(V::abs(z), c.linear), V::mul(c.cap, tanh_v<V>(V::div(z, c.cap))), z);
-    if constexpr (!std::is_same_v<MT, NoMask> && !std::is_same_v<MT, uint8_t>)
-        z = V::add(Tail ? V::loadn(mk + j, cnt, V::zero()) : V::load(mk + j), z);
+    if constexpr ((FL & kFmaMask) != 0) {
+        static_assert(kFloatMask<MT> && (FL & 1) == 0);
+        z = V::fma(z, c.scale, Tail ? V::loadn(mk + j, cnt, V::zero()) : V::load(mk + j));
+    } else {
+        z = V::mul(z, c.scale);
+        // Divided, not folded into scale: scale / softcap may underflow to 0
+        // (an infinite score then gives NaN instead of +-softcap).
+        if constexpr ((FL & 1) != 0)
+            z = V::blend(V::lt(V::abs(z), c.linear), V::mul(c.cap, tanh_v<V>(V::div(z, c.cap))), z);
+        if constexpr (kFloatMask<MT>)
+            z = V::add(Tail ? V::loadn(mk + j, cnt, V::zero()) : V::load(mk + j), z);
+    }
     if constexpr ((FL & 2) != 0) z = V::fma(c.slope, V::add(c.idx, V::add(c.pos, V::set1(float(j)))), z);
     if constexpr (std::is_same_v<MT, uint8_t>) {
         // Last: masked keys become -inf whatever their score or slope (NaN

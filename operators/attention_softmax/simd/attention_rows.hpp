@@ -200,10 +200,14 @@ private:
     size_t left_;
 };
 
-// The kernel F<T, MT, FL> for the row's softcap and ALiBi.
+// The kernel F<T, MT, FL> for the row's softcap and ALiBi, and kFmaMask
+// where it may (attention_logits.hpp).
 template <template <class, class, int> class F, class T, class MT, class... Args>
 void with_flags(const AttnRowArgs& a, Args... args) {
     const int fl = (a.softcap != 0.0f ? 1 : 0) | (a.slope != 0.0f ? 2 : 0);
+    if constexpr (kFloatMask<MT>)
+        if (fl != 1 && fl != 3 && std::fabs(a.scale) <= 1.0f)
+            return fl == 0 ? F<T, MT, kFmaMask>::run(a, args...) : F<T, MT, kFmaMask | 2>::run(a, args...);
     switch (fl) {
         case 0: return F<T, MT, 0>::run(a, args...);
         case 1: return F<T, MT, 1>::run(a, args...);
