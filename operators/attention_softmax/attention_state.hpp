@@ -67,15 +67,10 @@ static inline float empty_lse(float sink) { return log_sum_exp(with_sink({-__bui
 // query that sees no key gets its lse here and empty(y) for its whole row.
 // esize: the bytes of a score.
 template <class Row, class Empty>
-static inline void for_each_query(const AttnQueries& q, size_t esize, Row row, Empty empty,
-                                  size_t ahead_rows = 1) {
-    // Two slots: a row may keep its arguments (row returns true) while the
-    // next row's are written into the other.
-    AttnRowArgs slots[2] = {q.row, q.row};
-    int slot = 0;
+static inline void for_each_query(const AttnQueries& q, size_t esize, Row row, Empty empty) {
+    AttnRowArgs a = q.row;
     const size_t mesize = mask_bytes(q.row.mask_dtype);
     for (size_t i = 0; i < q.count; ++i) {
-        AttnRowArgs& a = slots[slot];
         const int64_t ip = q.first + int64_t(i);
         const KeyWindow w = key_window(q.causal, q.window, ip, q.keys);
         const char* x = q.x + ptrdiff_t(i) * q.x_step;
@@ -93,18 +88,13 @@ static inline void for_each_query(const AttnQueries& q, size_t esize, Row row, E
         a.pos = float(w.j0 - ip);
         a.before = size_t(w.j0);
         a.after = size_t(q.keys - w.j1);
-        if (q.prefetch && i + ahead_rows < q.count) {
+        if (q.prefetch && i + 1 < q.count) {
             // Each row starts a new page, where the hardware prefetchers
-            // restart: the window of the query ahead_rows on, while this
-            // one computes (2 where rows are kept to compute in pairs).
-            const char* next = static_cast<const char*>(a.x) + ptrdiff_t(ahead_rows) * q.x_step;
+            // restart: the next query's window, while this one computes.
+            const char* next = static_cast<const char*>(a.x) + q.x_step;
             for (size_t line = 0; line < (a.n + 1) * esize; line += 64) __builtin_prefetch(next + line, 0, 1);
         }
-        if constexpr (std::is_same_v<decltype(row(a)), bool>) {
-            if (row(a)) slot ^= 1;
-        } else {
-            row(a);
-        }
+        row(a);
     }
 }
 

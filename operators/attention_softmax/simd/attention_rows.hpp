@@ -124,23 +124,6 @@ void keys_row(const AttnRowArgs& a) {
     short_row_store<T>(a, buf, m, short_row_sum<DEG>(a, buf, m));
 }
 
-// Two rows of at most kPairKeys keys, each pass run for both before the
-// next: one row's passes overlap the other's reductions (hmax, hsum, the
-// reciprocal), which a lone short row waits for.
-constexpr size_t kPairKeys = 1024;
-template <class T, class MT, int FL, int DEG>
-void keys_row_pair(const AttnRowArgs& a, const AttnRowArgs& b) {
-    alignas(64) float buf[2][kPairKeys];
-    const float ma =
-        logits<FL>(Consts(a), static_cast<const T*>(a.x), static_cast<const MT*>(a.mask), a.n, buf[0]);
-    const float mb =
-        logits<FL>(Consts(b), static_cast<const T*>(b.x), static_cast<const MT*>(b.mask), b.n, buf[1]);
-    const float sa = short_row_sum<DEG>(a, buf[0], ma);
-    const float sb = short_row_sum<DEG>(b, buf[1], mb);
-    short_row_store<T>(a, buf[0], ma, sa);
-    short_row_store<T>(b, buf[1], mb, sb);
-}
-
 // Whether a row of n keys may be held in registers (attention_fused.hpp).
 inline bool in_registers(bool log, size_t n) { return !log && n <= kFuseVecs * V::N; }
 
@@ -165,39 +148,67 @@ void row(const AttnRowArgs& a) {
         keys_row<T, MT, FL, DEG>(a);
 }
 
-// Rows of a query block without a causal window, which all take the
-// buffer's passes, two at a time (keys_row_pair; the rows are independent,
-// so their order is free). A call returns whether it keeps a, so that
-// for_each_query writes the next row's arguments elsewhere.
+// The rows of a query block without a causal window that take the
+// buffer's passes (none held in registers, none streamed), in batches of
+// about kBatchKeys keys, kBatchRows rows at most and two at least: each
+// pass runs over every row of the batch before the next, so that one row's
+// reductions (hmax, hsum, the reciprocal) overlap the other rows' passes,
+// and a row costs only its pointers besides (row i sees every key: its
+// ALiBi position is -(first + i)). Larger batches wait longer on the rows
+// they load from memory.
+constexpr size_t kBatchKeys = 1024;
+constexpr size_t kBatchRows = 8;
 template <class T, class MT, int FL, int DEG>
-class PairedRows {
-public:
+struct BatchedRows {
     static bool applies(const AttnQueries& q) {
         const size_t n = size_t(q.keys);
-        return q.causal == SIMDAX_CAUSAL_NONE && n <= kPairKeys && !in_registers(q.row.log, n) &&
+        return q.causal == SIMDAX_CAUSAL_NONE && n <= kBatchKeys && !in_registers(q.row.log, n) &&
                !q.row.stream;
     }
-    // Every query reaches the call (no causal window: none is empty); the
-    // last one, if it finds no partner, computes alone.
-    explicit PairedRows(const AttnQueries& q) : left_(q.count) {}
-    bool operator()(const AttnRowArgs& a) {
-        --left_;
-        if (!held_) {
-            if (left_ == 0) {
-                keys_row<T, MT, FL, DEG>(a);
-                return false;
+    static void run(const AttnQueries& q) {
+        const size_t n = size_t(q.keys), esize = sizeof(T);
+        const size_t fit = kBatchKeys / n < 2 ? 2 : kBatchKeys / n;
+        const size_t batch = fit < kBatchRows ? fit : kBatchRows;
+        alignas(64) float buf[2 * kBatchKeys];
+        float m[kBatchRows], s[kBatchRows];
+        AttnRowArgs a = q.row;
+        a.n = n;
+        a.before = a.after = 0;
+        a.lse = q.lse;  // folds() asks whether there is one
+        const Consts c0(a);
+        const auto x_of = [&](size_t i) { return reinterpret_cast<const T*>(q.x + ptrdiff_t(i) * q.x_step); };
+        for (size_t i0 = 0; i0 < q.count; i0 += batch) {
+            const size_t b = q.count - i0 < batch ? q.count - i0 : batch;
+            for (size_t r = 0; r < b; ++r) {
+                const size_t i = i0 + r;
+                // The next batch's rows, while this one computes: each row
+                // starts a new page, where the hardware prefetchers restart.
+                if (q.prefetch && i + b < q.count) {
+                    const char* next = reinterpret_cast<const char*>(x_of(i + b));
+                    for (size_t line = 0; line < (n + 1) * esize; line += 64)
+                        __builtin_prefetch(next + line, 0, 1);
+                }
+                const MT* mk =
+                    q.mask ? reinterpret_cast<const MT*>(q.mask + ptrdiff_t(i) * q.mask_step) : nullptr;
+                // Built anew for a row's ALiBi position, not copied and changed:
+                // GCC copies in halves, which the loop's whole-vector loads of
+                // the copy wait for (a store-forwarding stall per row).
+                if constexpr ((FL & 2) != 0) {
+                    a.pos = float(-(q.first + int64_t(i)));
+                    m[r] = logits<FL>(Consts(a), x_of(i), mk, n, buf + r * n);
+                } else {
+                    m[r] = logits<FL>(c0, x_of(i), mk, n, buf + r * n);
+                }
             }
-            held_ = &a;
-            return true;
+            for (size_t r = 0; r < b; ++r) s[r] = short_row_sum<DEG>(a, buf + r * n, m[r]);
+            for (size_t r = 0; r < b; ++r) {
+                const size_t i = i0 + r;
+                a.y = q.y + ptrdiff_t(i) * q.y_step;
+                a.lse = q.lse ? q.lse + ptrdiff_t(i) * q.lse_step : nullptr;
+                short_row_store<T>(a, buf + r * n, m[r], s[r]);
+            }
         }
-        keys_row_pair<T, MT, FL, DEG>(*held_, a);
-        held_ = nullptr;
-        return false;
     }
-
-private:
-    const AttnRowArgs* held_ = nullptr;
-    size_t left_;
 };
 
 // The kernel F<T, MT, FL> for the row's softcap and ALiBi, and kFmaMask
@@ -234,11 +245,8 @@ struct RowsK {
     template <int DEG>
     static void with_degree(const AttnRowArgs& a, const AttnQueries* q) {
         const auto empty = [&](char* y) { fill(reinterpret_cast<T*>(y), size_t(q->keys), a.log); };
-        if (PairedRows<T, MT, FL, DEG>::applies(*q)) {
-            // The row after next prefetched: a kept row computes with the next.
-            PairedRows<T, MT, FL, DEG> rows(*q);
-            attn_state::for_each_query(
-                *q, sizeof(T), [&](const AttnRowArgs& r) { return rows(r); }, empty, 2);
+        if (BatchedRows<T, MT, FL, DEG>::applies(*q)) {
+            BatchedRows<T, MT, FL, DEG>::run(*q);
         } else {
             attn_state::for_each_query(
                 *q, sizeof(T), [](const AttnRowArgs& r) { row<T, MT, FL, DEG>(r); }, empty);

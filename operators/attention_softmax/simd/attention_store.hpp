@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "attention_softmax/simd/attention_logits.hpp"
+#include "simd/map.hpp"
 #include "simd/stream_span.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
@@ -40,13 +41,13 @@ SIMDAX_INLINE void store_each(T* y, size_t n, G g, bool stream) {
     if (j < n) V::storen(y + j, g(j, n - j), n - j);
 }
 
-// y[j] = f(buf[j]) over [0, n).
+// y[j] = f(buf[j]) over [0, n), as Softmax's rows are written (map.hpp):
+// two vectors per narrowing store where that is one step (store_pair).
 template <class T, class F>
 SIMDAX_INLINE void store_map(const float* buf, T* y, size_t n, F f) {
-    store_each(
-        y, n,
-        [&](size_t j, size_t c) { return f(c == V::N ? V::load(buf + j) : V::loadn(buf + j, c, V::zero())); },
-        false);
+    store_plain(y, 0, n, [&](size_t j, size_t c) {
+        return f(c == V::N ? V::load(buf + j) : V::loadn(buf + j, c, V::zero()));
+    });
 }
 
 // Softmax: 0 everywhere; LogSoftmax: -inf (a row with no finite logit, the
