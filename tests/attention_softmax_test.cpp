@@ -35,6 +35,30 @@ TEST(AttentionSoftmax, OddLengthsEveryDtypeAndMaskDtype) {
             }
 }
 
+// The fast forms of rows without lse or sink: pairs held in registers (8
+// vectors: 64 keys with AVX2, 128 with AVX-512), batches through the stack
+// buffer (longer rows), with ALiBi, softcap, each mask dtype, a scale that
+// lets x * scale + mask be one FMA and one that does not, and an odd count
+// of queries per head (a row left over).
+TEST(AttentionSoftmax, RowFormsWithoutLseOrSink) {
+    uint32_t seed = 900;
+    for (simdax_dtype dt : kDtypes)
+        for (int64_t n : {64, 128, 256})
+            for (int opt = 0; opt < 6; ++opt) {
+                Case c;
+                c.dt = dt;
+                c.shape = {2, 3, 5, n};
+                c.mask = true;
+                c.mask_dt = kMaskDtypes[opt % 4];
+                c.mask_bcast = {false, true, true, false};
+                c.slopes = opt & 1;
+                c.softcap = opt == 2 ? 5.0f : 0.0f;
+                c.scale = opt >= 4 ? 1.5f : 0.125f;
+                c.seed = seed++;
+                run_attention_case(c);
+            }
+}
+
 TEST(AttentionSoftmax, CausalModesWindowsAlibiSinksSoftcapLogLse) {
     uint32_t seed = 100;
     const int64_t shapes[][2] = {{1, 1}, {5, 5}, {3, 17}, {17, 3}, {9, 129}, {1, 1000}, {64, 64}};

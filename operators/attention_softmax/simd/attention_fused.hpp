@@ -85,6 +85,68 @@ void fused_row(const AttnRowArgs& a) {
         store_all([](auto* p, R v) { V::store(p, v); });
 }
 
+// Two Full rows interleaved: a lone row waits on its own chain (max,
+// exponentials, sum, reciprocal, stores), and two give the core independent
+// work throughout. Both must fold (the caller: no lse, no sink; here: each
+// max within the fold's range), else each row goes through fused_row.
+template <class T, class MT, int FL, int DEG>
+void fused_pair(const AttnRowArgs& a, const AttnRowArgs& b) {
+    constexpr size_t K = kFuseVecs;
+    const AttnRowArgs* rows[2] = {&a, &b};
+    R z[2][K];
+    float m[2];
+    SIMDAX_UNROLL for (int p = 0; p < 2; ++p) {
+        const Consts c(*rows[p]);
+        const T* x = static_cast<const T*>(rows[p]->x);
+        const MT* mk = static_cast<const MT*>(rows[p]->mask);
+        SIMDAX_UNROLL for (size_t k = 0; k < K; ++k) z[p][k] = logit<false, FL>(c, x, mk, k * V::N, V::N);
+        m[p] = V::hmax(tree_fold<V>(z[p], K, [](R u, R v) { return V::max(u, v); }));
+    }
+    using MX = SmxMath<V>;
+    if (!MX::template foldable<DEG>(m[0]) || !MX::template foldable<DEG>(m[1])) {
+        fused_row<true, T, MT, FL, DEG>(a);
+        return fused_row<true, T, MT, FL, DEG>(b);
+    }
+    const R log2e = V::set1(kLog2e);
+    R scale[2];
+    SIMDAX_UNROLL for (int p = 0; p < 2; ++p) {
+        const R nh = V::set1(-MX::template hi_of<true>(m[p]));
+        SIMDAX_UNROLL for (size_t k = 0; k < K; ++k) z[p][k] = pow2<DEG>(V::fma(z[p][k], log2e, nh));
+        scale[p] = V::set1(1.0f / V::hsum(tree_fold<V>(z[p], K, [](R u, R v) { return V::add(u, v); })));
+    }
+    SIMDAX_UNROLL for (int p = 0; p < 2; ++p) {
+        auto* y = result_ptr(static_cast<T*>(rows[p]->y));
+        SIMDAX_UNROLL for (size_t k = 0; k < K; ++k) V::store(y + k * V::N, V::mul(z[p][k], scale[p]));
+    }
+}
+
+// The rows of a query block without a causal window, each a Full Softmax
+// row (kFuseVecs vectors) without lse or sink, in pairs (fused_pair); not
+// streamed (the pairs store plainly).
+template <class T, class MT, int FL, int DEG>
+struct RegisterPairs {
+    static bool applies(const AttnQueries& q) {
+        return q.causal == SIMDAX_CAUSAL_NONE && size_t(q.keys) == kFuseVecs * V::N && !q.row.log && !q.lse &&
+               q.row.sink == -__builtin_inff() && !q.row.stream;
+    }
+    static void run(const AttnQueries& q) {
+        AttnRowArgs a = q.row;
+        a.n = size_t(q.keys);
+        a.before = a.after = 0;
+        AttnRowArgs b = a;
+        size_t i = 0;
+        for (; i + 2 <= q.count; i += 2) {
+            whole_row(q, i, &a);
+            whole_row(q, i + 1, &b);
+            fused_pair<T, MT, FL, DEG>(a, b);
+        }
+        if (i < q.count) {
+            whole_row(q, i, &a);
+            fused_row<true, T, MT, FL, DEG>(a);
+        }
+    }
+};
+
 template <class T, class MT, int FL, int DEG>
 void fused_softmax_row(const AttnRowArgs& a) {
     if (a.n == kFuseVecs * V::N) return fused_row<true, T, MT, FL, DEG>(a);

@@ -64,6 +64,17 @@ void out(const AttnRowArgs& a, const AttnState& st) {
 
 template <class T, class MT, int FL, int DEG>
 void fused_softmax_row(const AttnRowArgs& a);  // attention_fused.hpp
+template <class T, class MT, int FL, int DEG>
+struct RegisterPairs;  // attention_fused.hpp
+
+// Row i of a query block without a causal window: every key visible.
+inline void whole_row(const AttnQueries& q, size_t i, AttnRowArgs* a) {
+    a->x = q.x + ptrdiff_t(i) * q.x_step;
+    a->y = q.y + ptrdiff_t(i) * q.y_step;
+    a->mask = q.mask ? q.mask + ptrdiff_t(i) * q.mask_step : nullptr;
+    a->lse = q.lse ? q.lse + ptrdiff_t(i) * q.lse_step : nullptr;
+    a->pos = float(-(q.first + int64_t(i)));
+}
 
 // A row of at most kBlock keys whose logits (max m) are in buf: the sum of
 // their exponentials (Softmax: buf becomes the powers), 0 when m is -inf.
@@ -247,6 +258,8 @@ struct RowsK {
         const auto empty = [&](char* y) { fill(reinterpret_cast<T*>(y), size_t(q->keys), a.log); };
         if (BatchedRows<T, MT, FL, DEG>::applies(*q)) {
             BatchedRows<T, MT, FL, DEG>::run(*q);
+        } else if (RegisterPairs<T, MT, FL, DEG>::applies(*q)) {
+            RegisterPairs<T, MT, FL, DEG>::run(*q);
         } else {
             attn_state::for_each_query(
                 *q, sizeof(T), [](const AttnRowArgs& r) { row<T, MT, FL, DEG>(r); }, empty);
