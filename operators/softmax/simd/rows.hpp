@@ -50,6 +50,12 @@ void softmax_or_log_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdif
             }
             return;
         }
+        if constexpr (!kLog) {
+            if (in_register_pairs<T, K>(n) && !stream && rows >= 2) {
+                softmax_rows_in_register_pairs<T>(x, y, rows, n, xrs, yrs);
+                return;
+            }
+        }
         if (in_registers<T, K>(n)) {
             softmax_rows_in_registers<T, K>(x, y, rows, n, xrs, yrs, stream);
             if (stream) stream_fence();

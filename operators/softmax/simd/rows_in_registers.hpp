@@ -95,6 +95,73 @@ SIMDAX_INLINE bool softmax_row_in_registers(const T* x, T* y, size_t n) {
     return true;
 }
 
+// Two whole Softmax rows of NV vectors, interleaved: a lone row waits on
+// its own chain (max, powers, sum, reciprocal, stores), two give the core
+// independent work throughout. Returns false, having written nothing, where
+// either row's max does not fold.
+template <class T, size_t NV>
+SIMDAX_INLINE bool softmax_pair_in_registers(const T* const (&x)[2], T* const (&y)[2]) {
+    constexpr int D = kSumDeg<T, SoftmaxKind::softmax>;
+    using V = Vec<T>;
+    using E = typename V::E;
+    using R = typename V::R;
+    using MX = SmxMath<V>;
+    constexpr size_t N = V::N;
+    R v[2][NV];
+    E m[2];
+    SIMDAX_UNROLL for (int p = 0; p < 2; ++p) {
+        SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) v[p][k] = V::load(x[p] + k * N);
+        m[p] = V::hmax(tree_fold<V>(v[p], NV, [](R a, R b) { return V::max(a, b); }));
+    }
+    if (!MX::template foldable<D>(m[0]) || !MX::template foldable<D>(m[1])) return false;
+    R factor[2];
+    SIMDAX_UNROLL for (int p = 0; p < 2; ++p) {
+        const R nh = V::set1(-MX::template hi_of<true>(m[p]));
+        SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) v[p][k] = MX::template ex<true, true, D>(v[p][k], nh);
+        factor[p] = V::set1(E(1) / V::hsum(tree_fold<V>(v[p], NV, [](R a, R b) { return V::add(a, b); })));
+    }
+    SIMDAX_UNROLL for (int p = 0; p < 2; ++p) {
+        auto* out = result_ptr(y[p]);
+        SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) V::store(out + k * N, V::mul(v[p][k], factor[p]));
+    }
+    return true;
+}
+
+// Whether rows of n elements go in pairs (softmax_rows_in_register_pairs):
+// float16/bfloat16 Softmax rows computed in float, of exactly kRowRegs
+// vectors where that is 8 (32 registers), not streamed. Float32 rows gain
+// nothing over one at a time; with 16 registers (4 vectors a row) the
+// batches of rows_batched.hpp are faster.
+template <class T, SoftmaxKind K>
+constexpr bool in_register_pairs(size_t n) {
+    using V = Vec<T>;
+    return K == SoftmaxKind::softmax && !std::is_same_v<T, float> && std::is_same_v<typename V::E, float> &&
+           RegsOf<V>::value >= 32 && n == kRowRegs<V> * V::N;
+}
+
+// rows rows of n elements (in_register_pairs(n)), two at a time; a row
+// left over or of a pair that does not fold goes alone.
+template <class T>
+void softmax_rows_in_register_pairs(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
+    constexpr size_t NV = kRowRegs<Vec<T>>;
+    const auto alone = [&](size_t r) {
+        const T* xr = x + ptrdiff_t(r) * xrs;
+        T* yr = y + ptrdiff_t(r) * yrs;
+        if (!softmax_row_in_registers<T, SoftmaxKind::softmax, NV, true, false>(xr, yr, n))
+            softmax_row_alone<T, SoftmaxKind::softmax>(xr, yr, n, false);
+    };
+    size_t r = 0;
+    for (; r + 2 <= rows; r += 2) {
+        const T* const xs[2] = {x + ptrdiff_t(r) * xrs, x + ptrdiff_t(r + 1) * xrs};
+        T* const ys[2] = {y + ptrdiff_t(r) * yrs, y + ptrdiff_t(r + 1) * yrs};
+        if (!softmax_pair_in_registers<T, NV>(xs, ys)) {
+            alone(r);
+            alone(r + 1);
+        }
+    }
+    if (r < rows) alone(r);
+}
+
 // Whether rows of n elements take this form: float32 rows of more than
 // one vector and at most kRowRegs. LogSoftmax's rows need more than half
 // that: its vector log per row (about 40 cycles of latency) outlasts the
