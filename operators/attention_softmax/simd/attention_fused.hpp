@@ -85,27 +85,39 @@ void fused_row(const AttnRowArgs& a) {
         store_all([](auto* p, R v) { V::store(p, v); });
 }
 
-// Two Full rows interleaved: a lone row waits on its own chain (max,
-// exponentials, sum, reciprocal, stores), and two give the core independent
-// work throughout. Both must fold (the caller: no lse, no sink; here: each
-// max within the fold's range), else each row goes through fused_row.
+// Rows i and i + 1 of q (Full rows) interleaved: a lone row waits on its
+// own chain (max, exponentials, sum, reciprocal, stores), and two give the
+// core independent work throughout. Their pointers are formed here, not
+// read back from argument structs; c0: q.row's logit constants (ALiBi rows
+// build their own). Both rows must fold (the caller: no lse, no sink; here:
+// each max within the fold's range), else each goes through fused_row.
 template <class T, class MT, int FL, int DEG>
-void fused_pair(const AttnRowArgs& a, const AttnRowArgs& b) {
+void fused_pair(const AttnQueries& q, size_t i, const Consts& c0, AttnRowArgs* a) {
     constexpr size_t K = kFuseVecs;
-    const AttnRowArgs* rows[2] = {&a, &b};
     R z[2][K];
     float m[2];
     SIMDAX_UNROLL for (int p = 0; p < 2; ++p) {
-        const Consts c(*rows[p]);
-        const T* x = static_cast<const T*>(rows[p]->x);
-        const MT* mk = static_cast<const MT*>(rows[p]->mask);
-        SIMDAX_UNROLL for (size_t k = 0; k < K; ++k) z[p][k] = logit<false, FL>(c, x, mk, k * V::N, V::N);
+        const ptrdiff_t r = ptrdiff_t(i) + p;
+        const T* x = reinterpret_cast<const T*>(q.x + r * q.x_step);
+        const MT* mk = q.mask ? reinterpret_cast<const MT*>(q.mask + r * q.mask_step) : nullptr;
+        const auto row = [&](const Consts& c) __attribute__((always_inline)) {
+            SIMDAX_UNROLL for (size_t k = 0; k < K; ++k) z[p][k] = logit<false, FL>(c, x, mk, k * V::N, V::N);
+        };
+        if constexpr ((FL & 2) != 0) {
+            whole_row(q, size_t(r), a);
+            row(Consts(*a));
+        } else {
+            row(c0);
+        }
         m[p] = V::hmax(tree_fold<V>(z[p], K, [](R u, R v) { return V::max(u, v); }));
     }
     using MX = SmxMath<V>;
     if (!MX::template foldable<DEG>(m[0]) || !MX::template foldable<DEG>(m[1])) {
-        fused_row<true, T, MT, FL, DEG>(a);
-        return fused_row<true, T, MT, FL, DEG>(b);
+        for (size_t r = i; r < i + 2; ++r) {
+            whole_row(q, r, a);
+            fused_row<true, T, MT, FL, DEG>(*a);
+        }
+        return;
     }
     const R log2e = V::set1(kLog2e);
     R scale[2];
@@ -115,7 +127,7 @@ void fused_pair(const AttnRowArgs& a, const AttnRowArgs& b) {
         scale[p] = V::set1(1.0f / V::hsum(tree_fold<V>(z[p], K, [](R u, R v) { return V::add(u, v); })));
     }
     SIMDAX_UNROLL for (int p = 0; p < 2; ++p) {
-        auto* y = result_ptr(static_cast<T*>(rows[p]->y));
+        auto* y = result_ptr(reinterpret_cast<T*>(q.y + (ptrdiff_t(i) + p) * q.y_step));
         SIMDAX_UNROLL for (size_t k = 0; k < K; ++k) V::store(y + k * V::N, V::mul(z[p][k], scale[p]));
     }
 }
@@ -133,13 +145,9 @@ struct RegisterPairs {
         AttnRowArgs a = q.row;
         a.n = size_t(q.keys);
         a.before = a.after = 0;
-        AttnRowArgs b = a;
+        const Consts c0(a);
         size_t i = 0;
-        for (; i + 2 <= q.count; i += 2) {
-            whole_row(q, i, &a);
-            whole_row(q, i + 1, &b);
-            fused_pair<T, MT, FL, DEG>(a, b);
-        }
+        for (; i + 2 <= q.count; i += 2) fused_pair<T, MT, FL, DEG>(q, i, c0, &a);
         if (i < q.count) {
             whole_row(q, i, &a);
             fused_row<true, T, MT, FL, DEG>(a);
