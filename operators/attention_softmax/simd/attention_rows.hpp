@@ -67,12 +67,29 @@ void fused_softmax_row(const AttnRowArgs& a);  // attention_fused.hpp
 template <class T, class MT, int FL, int DEG>
 struct RegisterPairs;  // attention_fused.hpp
 
-// Row i of a query block without a causal window: every key visible.
+// Row i's pointers in a query block without a causal window (every key
+// visible), as values: the row kernels load through them at once, and
+// pointers written into an AttnRowArgs and read back delay those loads.
+template <class T, class MT>
+struct WholeRow {
+    const T* x;
+    T* y;
+    const MT* mask;  // nullptr: none
+    float* lse;      // nullptr: not wanted
+    WholeRow(const AttnQueries& q, size_t i)
+        : x(reinterpret_cast<const T*>(q.x + ptrdiff_t(i) * q.x_step)),
+          y(reinterpret_cast<T*>(q.y + ptrdiff_t(i) * q.y_step)),
+          mask(q.mask ? reinterpret_cast<const MT*>(q.mask + ptrdiff_t(i) * q.mask_step) : nullptr),
+          lse(q.lse ? q.lse + ptrdiff_t(i) * q.lse_step : nullptr) {}
+};
+
+// ... as the AttnRowArgs of the general kernels.
 inline void whole_row(const AttnQueries& q, size_t i, AttnRowArgs* a) {
-    a->x = q.x + ptrdiff_t(i) * q.x_step;
-    a->y = q.y + ptrdiff_t(i) * q.y_step;
-    a->mask = q.mask ? q.mask + ptrdiff_t(i) * q.mask_step : nullptr;
-    a->lse = q.lse ? q.lse + ptrdiff_t(i) * q.lse_step : nullptr;
+    const WholeRow<char, char> w(q, i);
+    a->x = w.x;
+    a->y = w.y;
+    a->mask = w.mask;
+    a->lse = w.lse;
     a->pos = float(-(q.first + int64_t(i)));
 }
 
@@ -187,35 +204,33 @@ struct BatchedRows {
         a.before = a.after = 0;
         a.lse = q.lse;  // folds() asks whether there is one
         const Consts c0(a);
-        const auto x_of = [&](size_t i) { return reinterpret_cast<const T*>(q.x + ptrdiff_t(i) * q.x_step); };
         for (size_t i0 = 0; i0 < q.count; i0 += batch) {
             const size_t b = q.count - i0 < batch ? q.count - i0 : batch;
             for (size_t r = 0; r < b; ++r) {
                 const size_t i = i0 + r;
+                const WholeRow<T, MT> w(q, i);
                 // The next batch's rows, while this one computes: each row
                 // starts a new page, where the hardware prefetchers restart.
                 if (q.prefetch && i + b < q.count) {
-                    const char* next = reinterpret_cast<const char*>(x_of(i + b));
+                    const char* next = reinterpret_cast<const char*>(w.x) + ptrdiff_t(b) * q.x_step;
                     for (size_t line = 0; line < (n + 1) * esize; line += 64)
                         __builtin_prefetch(next + line, 0, 1);
                 }
-                const MT* mk =
-                    q.mask ? reinterpret_cast<const MT*>(q.mask + ptrdiff_t(i) * q.mask_step) : nullptr;
                 // Built anew for a row's ALiBi position, not copied and changed:
                 // GCC copies in halves, which the loop's whole-vector loads of
                 // the copy wait for (a store-forwarding stall per row).
                 if constexpr ((FL & 2) != 0) {
                     a.pos = float(-(q.first + int64_t(i)));
-                    m[r] = logits<FL>(Consts(a), x_of(i), mk, n, buf + r * n);
+                    m[r] = logits<FL>(Consts(a), w.x, w.mask, n, buf + r * n);
                 } else {
-                    m[r] = logits<FL>(c0, x_of(i), mk, n, buf + r * n);
+                    m[r] = logits<FL>(c0, w.x, w.mask, n, buf + r * n);
                 }
             }
             for (size_t r = 0; r < b; ++r) s[r] = short_row_sum<DEG>(a, buf + r * n, m[r]);
             for (size_t r = 0; r < b; ++r) {
-                const size_t i = i0 + r;
-                a.y = q.y + ptrdiff_t(i) * q.y_step;
-                a.lse = q.lse ? q.lse + ptrdiff_t(i) * q.lse_step : nullptr;
+                const WholeRow<T, MT> w(q, i0 + r);
+                a.y = w.y;
+                a.lse = w.lse;
                 short_row_store<T>(a, buf + r * n, m[r], s[r]);
             }
         }
