@@ -255,6 +255,42 @@ TEST(NumericHostilityFuzzFindings, MvnLoneSubnormalUnderAHugeScale) {
     }
 }
 
+// MVN with Scale and Bias broadcast over the row, and x[0] far from the
+// mean. The rows kernel folded bias - mean_lo*inv*scale into one constant,
+// which went past the top (+inf) where scale*z + bias is finite or -inf
+// (the fuzzer: +inf where -inf is due). Tiny Scales too.
+TEST(NumericHostilityFuzzFindings, MvnFoldedBiasBeyondTheTop) {
+    for (const simdax_dtype dt : kDtypes) {
+        SCOPED_TRACE(dtype_name(dt));
+        const double top = max_finite(dt);
+        for (const int64_t n : {8, 16, 37, 100}) {
+            for (const double scale : {0.3 * top, 0.9 * top, -0.3 * top, 1e-30, 3e-38}) {
+                for (const double bias : {0.88 * top, -0.88 * top, 0.0}) {
+                    SCOPED_TRACE("n " + std::to_string(n) + " scale " + std::to_string(scale) + " bias " +
+                                 std::to_string(bias));
+                    OpSpec spec = op_spec(SIMDAX_OPERATOR_MEAN_VARIANCE_NORMALIZATION, {1});
+                    Operands io{TensorBuffer(dt, {3, n}, {}, Role::Input), nullptr, nullptr,
+                                TensorBuffer(dt, {3, n}, {}, Role::Output)};
+                    io.scale = std::make_unique<TensorBuffer>(dt, std::vector<int64_t>{1, 1},
+                                                              std::vector<int64_t>{}, Role::Input);
+                    io.bias = std::make_unique<TensorBuffer>(dt, std::vector<int64_t>{1, 1},
+                                                             std::vector<int64_t>{}, Role::Input);
+                    // Row r: x[0] = +big, x[1] = -4 big, the rest small.
+                    const double big = dt == SIMDAX_DTYPE_FLOAT16 ? 1e3 : 1e14;
+                    io.x.fill([&](int64_t i) {
+                        const int64_t e = i % n, r = i / n;
+                        return e == 0 ? big : e == 1 ? -4 * big : double((e + r) % 5) - 2.0;
+                    });
+                    io.scale->fill([&](int64_t) { return scale; });
+                    io.bias->fill([&](int64_t) { return bias; });
+                    const CheckResult r = run_and_check(spec, io);
+                    EXPECT_TRUE(r.ok) << r.report;
+                }
+            }
+        }
+    }
+}
+
 TEST(NumericHostilityFuzzFindings, MvnInfiniteBroadcastScale) {
     for (const simdax_dtype dt : kDtypes) {
         SCOPED_TRACE(dtype_name(dt));

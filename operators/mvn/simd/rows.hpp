@@ -244,10 +244,14 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
         const RowScaleBias<T> sc = row_scale_bias<T>(a.scale, a.scale_rs, a.scale_ks, g, E(1), ps);
         const RowScaleBias<T> bi = row_scale_bias<T>(a.bias, a.bias_rs, a.bias_ks, g, E(0), pb);
         const bool folded = sc.access == RowAccess::constant && bi.access == RowAccess::constant;
-        if (folded && (!std::isfinite(mo.inv * sc.c) || !std::isfinite(mo.ml * (mo.inv * sc.c)))) {
-            // Folding would form inv*scale (or mean_lo*inv*scale) beyond E:
-            // an infinite Scale (inf * 0 = NaN for the whole row) or one
-            // near the top. Normalise first, then scale (per row, rare).
+        // Folded, y = (x - mh)*A + (bias - ml*A) with A = inv*scale.
+        const E A = mo.inv * sc.c, B = bi.c - mo.ml * A;
+        if (folded && (!std::isfinite(A) || !std::isfinite(B))) {
+            // Folding would go beyond E where scale*z + bias need not: an
+            // infinite Scale (inf * 0 = NaN for the whole row), one near
+            // the top, or a Bias near the top that ml*A pushes over (+inf
+            // where y is finite). Normalise first, then scale (per row,
+            // rare).
             NormArgs na = row_norm_args<T>(a, g, double(mo.mh) + double(mo.ml), double(mo.inv));
             na.scale_stride = 0;
             na.bias_stride = 0;
@@ -258,9 +262,8 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
         const double mean = copy ? double(mo.ml) : double(mo.mh) + double(mo.ml);
         RowNorm<T> norm{V::set1(mo.mh), {}, {}, mean, double(mo.inv)};
         if (folded) {
-            const E A = mo.inv * sc.c;
             norm.va = V::set1(A);
-            norm.vb = V::set1(bi.c - mo.ml * A);
+            norm.vb = V::set1(B);
         } else {
             norm.va = V::set1(mo.inv);
             norm.vb = V::set1(-mo.ml * mo.inv);
