@@ -104,7 +104,7 @@ void fused_pair(const AttnQueries& q, size_t i, const Consts& c0, AttnRowArgs* a
             SIMDAX_UNROLL for (size_t k = 0; k < K; ++k) z[p][k] = logit<false, FL>(c, x, mk, k * V::N, V::N);
         };
         if constexpr ((FL & 2) != 0) {
-            whole_row(q, size_t(r), a);
+            a->pos = row_pos(q, size_t(r));
             row(Consts(*a));
         } else {
             row(c0);

@@ -83,6 +83,9 @@ struct WholeRow {
           lse(q.lse ? q.lse + ptrdiff_t(i) * q.lse_step : nullptr) {}
 };
 
+// Row i's ALiBi position (AttnRowArgs::pos).
+inline float row_pos(const AttnQueries& q, size_t i) { return float(-(q.first + int64_t(i))); }
+
 // ... as the AttnRowArgs of the general kernels.
 inline void whole_row(const AttnQueries& q, size_t i, AttnRowArgs* a) {
     const WholeRow<char, char> w(q, i);
@@ -90,7 +93,7 @@ inline void whole_row(const AttnQueries& q, size_t i, AttnRowArgs* a) {
     a->y = w.y;
     a->mask = w.mask;
     a->lse = w.lse;
-    a->pos = float(-(q.first + int64_t(i)));
+    a->pos = row_pos(q, i);
 }
 
 // A row of at most kBlock keys whose logits (max m) are in buf: the sum of
@@ -220,7 +223,7 @@ struct BatchedRows {
                 // GCC copies in halves, which the loop's whole-vector loads of
                 // the copy wait for (a store-forwarding stall per row).
                 if constexpr ((FL & 2) != 0) {
-                    a.pos = float(-(q.first + int64_t(i)));
+                    a.pos = row_pos(q, i);
                     m[r] = logits<FL>(Consts(a), w.x, w.mask, n, buf + r * n);
                 } else {
                     m[r] = logits<FL>(c0, w.x, w.mask, n, buf + r * n);
