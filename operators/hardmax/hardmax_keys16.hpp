@@ -78,56 +78,70 @@ inline size_t find_key(const T* x, size_t n, int key) {
     return n;
 }
 
-// The first maximum of a row (the float path's answer where a block holds
-// a NaN); yz (may be null) is zeroed in the same loop.
-template <class T>
-inline size_t row_argmax_keys(const T* x, size_t n, T* yz) {
+// One block's best key and whether it holds a NaN; yz (when Zero) is
+// zeroed in the same loop. Blocks of a vector or more end on an overlapping
+// vector rather than element by element: max, min and the NaN test do not
+// mind seeing an element twice, and yz is then another buffer than x.
+template <class T, bool Zero>
+inline int block_best_key(const T* xb, size_t nb, T* yz, bool* nan_out) {
     using KV = Keys16<T>;
     using K = typename KV::K;
     using U = typename KV::U;
     constexpr size_t N = KV::N;
+    if (nb < N) {
+        int bk = INT_MIN;
+        bool nan = false;
+        for (size_t i = 0; i < nb; ++i) {
+            const int kb = KV::key(xb[i].bits);
+            bk = kb > bk ? kb : bk;
+            nan = nan || uint16_t(xb[i].bits << 1) > KV::kInf2;
+            if constexpr (Zero) yz[i].bits = 0;
+        }
+        *nan_out = nan;
+        return bk;
+    }
+    K hi0(int16_t(-32768)), hi1 = hi0, lo0(int16_t(32767)), lo1 = lo0;
+    U nan0(uint16_t(0)), nan1 = nan0;
+    const K zero(int16_t(0));
+    size_t i = 0;
+    for (; i + 2 * N <= nb; i += 2 * N) {
+        const K a = KV::load(xb + i), c = KV::load(xb + i + N);
+        if constexpr (Zero) {
+            KV::store(yz + i, zero);
+            KV::store(yz + i + N, zero);
+        }
+        hi0 = xsimd::max(hi0, a);
+        hi1 = xsimd::max(hi1, c);
+        lo0 = xsimd::min(lo0, a);
+        lo1 = xsimd::min(lo1, c);
+        nan0 = xsimd::max(nan0, KV::twice(a));
+        nan1 = xsimd::max(nan1, KV::twice(c));
+    }
+    for (; i < nb; i += N) {  // at most two vectors, the last ending at nb
+        const size_t at = i + N <= nb ? i : nb - N;
+        const K a = KV::load(xb + at);
+        if constexpr (Zero) KV::store(yz + at, zero);
+        hi0 = xsimd::max(hi0, a);
+        lo0 = xsimd::min(lo0, a);
+        nan0 = xsimd::max(nan0, KV::twice(a));
+    }
+    const K hi = xsimd::max(hi0, hi1), lo = xsimd::min(lo0, lo1);
+    *nan_out = KV::any_nan(xsimd::max(nan0, nan1));
+    return KV::hmax(xsimd::select(hi >= zero, hi, KV::key(lo)));
+}
+
+// The first maximum of a row (the float path's answer where a block holds
+// a NaN); yz (may be null) is zeroed in the same loop.
+template <class T>
+inline size_t row_argmax_keys(const T* x, size_t n, T* yz) {
     size_t at = 0;
     int best = 0;
     for (size_t b = 0; b < n; b += kArgmaxBlock) {
         const size_t nb = n - b < kArgmaxBlock ? n - b : kArgmaxBlock;
         const T* xb = x + b;
-        K hi0(int16_t(-32768)), hi1 = hi0, lo0(int16_t(32767)), lo1 = lo0;
-        U nan0(uint16_t(0)), nan1 = nan0;
-        size_t i = 0;
-        for (; i + 2 * N <= nb; i += 2 * N) {
-            const K a = KV::load(xb + i), c = KV::load(xb + i + N);
-            if (yz) {
-                KV::store(yz + b + i, K(int16_t(0)));
-                KV::store(yz + b + i + N, K(int16_t(0)));
-            }
-            hi0 = xsimd::max(hi0, a);
-            hi1 = xsimd::max(hi1, c);
-            lo0 = xsimd::min(lo0, a);
-            lo1 = xsimd::min(lo1, c);
-            nan0 = xsimd::max(nan0, KV::twice(a));
-            nan1 = xsimd::max(nan1, KV::twice(c));
-        }
-        if (i + N <= nb) {
-            const K a = KV::load(xb + i);
-            if (yz) KV::store(yz + b + i, K(int16_t(0)));
-            hi0 = xsimd::max(hi0, a);
-            lo0 = xsimd::min(lo0, a);
-            nan0 = xsimd::max(nan0, KV::twice(a));
-            i += N;
-        }
-        int bk = INT_MIN;  // the block's best key
         bool nan = false;
-        if (i > 0) {
-            const K hi = xsimd::max(hi0, hi1), lo = xsimd::min(lo0, lo1);
-            bk = KV::hmax(xsimd::select(hi >= K(int16_t(0)), hi, KV::key(lo)));
-            nan = KV::any_nan(xsimd::max(nan0, nan1));
-        }
-        for (; i < nb; ++i) {  // the last elements, fewer than a vector
-            const int kb = KV::key(xb[i].bits);
-            bk = kb > bk ? kb : bk;
-            nan = nan || uint16_t(xb[i].bits << 1) > KV::kInf2;
-            if (yz) yz[b + i].bits = 0;
-        }
+        const int bk = yz ? block_best_key<T, true>(xb, nb, yz + b, &nan)
+                          : block_best_key<T, false>(xb, nb, nullptr, &nan);
         if (nan) {
             const size_t q = row_argmax(xb, nb);
             if (yz) {
