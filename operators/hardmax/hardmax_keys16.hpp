@@ -79,9 +79,10 @@ inline size_t find_key(const T* x, size_t n, int key) {
 }
 
 // One block's best key and whether it holds a NaN; yz (when Zero) is
-// zeroed in the same loop. Blocks of a vector or more end on an overlapping
-// vector rather than element by element: max, min and the NaN test do not
-// mind seeing an element twice, and yz is then another buffer than x.
+// zeroed in the same loop. Blocks of a vector or more start and end on
+// overlapping vectors rather than element by element: max, min and the NaN
+// test do not mind seeing an element twice, and yz is then another buffer
+// than x.
 template <class T, bool Zero>
 inline int block_best_key(const T* xb, size_t nb, T* yz, bool* nan_out) {
     using KV = Keys16<T>;
@@ -104,6 +105,19 @@ inline int block_best_key(const T* xb, size_t nb, T* yz, bool* nan_out) {
     U nan0(uint16_t(0)), nan1 = nan0;
     const K zero(int16_t(0));
     size_t i = 0;
+    if constexpr (Zero) {
+        // A first vector up to yz's vector boundary: the loop's stores are
+        // then aligned (a store split across cache lines costs two).
+        const size_t off = size_t(reinterpret_cast<uintptr_t>(yz) % (N * sizeof(T)));
+        if (off != 0 && off % sizeof(T) == 0) {
+            const K a = KV::load(xb);
+            KV::store(yz, zero);
+            hi0 = a;
+            lo0 = a;
+            nan0 = KV::twice(a);
+            i = N - off / sizeof(T);
+        }
+    }
     for (; i + 2 * N <= nb; i += 2 * N) {
         const K a = KV::load(xb + i), c = KV::load(xb + i + N);
         if constexpr (Zero) {
