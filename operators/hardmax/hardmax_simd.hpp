@@ -222,6 +222,20 @@ inline size_t row_argmax(const T* x, size_t n, T* yz = nullptr) {
         R m0 = ninf, m1 = ninf, f0 = zero, f1 = zero;
         size_t i = 0;
         if (yz) {
+            // A first vector up to the output's vector boundary: the
+            // loop's stores are then aligned (a store split across cache
+            // lines costs two). Only for whole-line vectors: of 32-byte ones
+            // every other store splits, which costs less than the extra
+            // first and last vectors (lib_ab, avx2).
+            constexpr size_t W = V::N * sizeof(T);
+            const size_t off = size_t(reinterpret_cast<uintptr_t>(yz + b) % W);
+            if (W >= 64 && off != 0 && off % sizeof(T) == 0 && nb >= V::N) {
+                const R a = V::load(xb);
+                std::memset(static_cast<void*>(yz + b), 0, W);
+                m0 = a;
+                f0 = V::fma(a, zero, f0);
+                i = V::N - off / sizeof(T);
+            }
             for (; i + 2 * V::N <= nb; i += 2 * V::N) {
                 const R a = V::load(xb + i), c = V::load(xb + i + V::N);
                 std::memset(static_cast<void*>(yz + b + i), 0, 2 * V::N * sizeof(T));
@@ -233,7 +247,14 @@ inline size_t row_argmax(const T* x, size_t n, T* yz = nullptr) {
             // Vector stores, not a memset call: on rows of about a
             // thousand elements the call (and the registers it saves)
             // cost as much as the loop.
-            for (size_t z = i; z < nb; z += V::N) V::storen(yz + b + z, zero, nb - z);
+            // Whole vectors, the last overlapping: AVX2's masked stores
+            // are slow.
+            for (size_t z = i; z < nb; z += V::N) {
+                if (nb < V::N)
+                    V::storen(yz + b + z, zero, nb - z);
+                else
+                    V::store(yz + b + (z + V::N <= nb ? z : nb - V::N), zero);
+            }
         }
         for (; i + 2 * V::N <= nb; i += 2 * V::N) {
             const R a = V::load(xb + i), c = V::load(xb + i + V::N);
@@ -243,7 +264,13 @@ inline size_t row_argmax(const T* x, size_t n, T* yz = nullptr) {
             f1 = V::fma(c, zero, f1);
         }
         for (; i < nb; i += V::N) {
-            const R a = i + V::N <= nb ? V::load(xb + i) : V::loadn(xb + i, nb - i, ninf);
+            if (nb >= V::N) {  // the last vector ends at nb: max and the test may see an element twice
+                const R a = V::load(xb + (i + V::N <= nb ? i : nb - V::N));
+                m0 = V::max(m0, a);
+                f0 = V::fma(a, zero, f0);
+                continue;
+            }
+            const R a = V::loadn(xb + i, nb - i, ninf);
             m0 = V::max(m0, a);
             f0 = V::fma(V::blend(V::lanes(nb - i), zero, a), zero, f0);
         }
