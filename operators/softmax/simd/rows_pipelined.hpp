@@ -101,6 +101,20 @@ struct PipeOps {
         out_one(p, i + V::N, V::N);
     }
 
+    // Elements of a row at src before its first vector boundary, where a
+    // vector of S is a whole cache line or more; else 0.
+    template <class S>
+    static size_t line_head(const S* src, size_t n) {
+        constexpr size_t W = V::N * sizeof(S);
+        if constexpr (W < 64) {
+            return 0;
+        } else {
+            const size_t off = size_t(reinterpret_cast<uintptr_t>(src) % W);
+            const size_t h = off != 0 && off % sizeof(S) == 0 ? (W - off) / sizeof(S) : 0;
+            return h < n ? h : 0;
+        }
+    }
+
     template <bool SUM, bool OUT, bool MAXS>
     static void run(const P& pp, R& mx, R& sm) {
         const P p = pp;  // locals: the stores to y cannot alias them
@@ -112,8 +126,15 @@ struct PipeOps {
             h = p.out_h;
             for (size_t j = 0; j < h; j += N) out_plain(p, j, h - j < N ? h - j : N);
         }
-        const size_t steps = (n - h) / N;
+        // The MAX and SUM stages' loads start at their source's vector
+        // boundary where a vector is a whole cache line (a load split
+        // across two lines costs two); the OUT stage's at its stores'.
+        const size_t hm = MAXS ? line_head(p.mx_src, n) : 0, hs = SUM ? line_head(p.sm_src, n) : 0;
+        const size_t hh = h > hm ? (h > hs ? h : hs) : (hm > hs ? hm : hs);
+        const size_t steps = (n - hh) / N;
         R m0 = mx, m1 = ninf, s0 = sm, s1 = V::zero();
+        if (MAXS && hm) m1 = max_ldn(p, 0, hm);
+        if (SUM && hs) s1 = sum_ex(p, V::loadn(p.sm_src, hs, ninf));
         size_t q = 0;
         // Two vectors per stage and step, also with 16 registers (AVX2):
         // the constants GCC then reads from memory cost less than the
@@ -122,30 +143,33 @@ struct PipeOps {
         for (; q + 2 <= steps; q += 2) {
             const size_t a = q * N, b = a + N;
             if (MAXS) {
-                m0 = V::max(m0, max_ld(p, a));
-                m1 = V::max(m1, max_ld(p, b));
+                m0 = V::max(m0, max_ld(p, hm + a));
+                m1 = V::max(m1, max_ld(p, hm + b));
             }
             if (SUM) {
-                s0 = V::add(s0, sum_ex(p, V::load(p.sm_src + a)));
-                s1 = V::add(s1, sum_ex(p, V::load(p.sm_src + b)));
+                s0 = V::add(s0, sum_ex(p, V::load(p.sm_src + hs + a)));
+                s1 = V::add(s1, sum_ex(p, V::load(p.sm_src + hs + b)));
             }
             if (OUT) out_two(p, h + a);
         }
         for (; q < steps; ++q) {
             const size_t a = q * N;
-            if (MAXS) m0 = V::max(m0, max_ld(p, a));
-            if (SUM) s0 = V::add(s0, sum_ex(p, V::load(p.sm_src + a)));
+            if (MAXS) m0 = V::max(m0, max_ld(p, hm + a));
+            if (SUM) s0 = V::add(s0, sum_ex(p, V::load(p.sm_src + hs + a)));
             if (OUT) out_one(p, h + a, N);
         }
-        // Tails: [steps*N, n) for MAX and SUM, [h + steps*N, n) for OUT.
-        for (size_t i = steps * N; i < n; i += N) {
-            const size_t c = n - i < N ? n - i : N;
-            if (MAXS) m1 = V::max(m1, c == N ? max_ld(p, i) : max_ldn(p, i, c));
-            if (SUM) {
+        // Tails: from each stage's head + steps*N to n.
+        if (MAXS)
+            for (size_t i = hm + steps * N; i < n; i += N) {
+                const size_t c = n - i < N ? n - i : N;
+                m1 = V::max(m1, c == N ? max_ld(p, i) : max_ldn(p, i, c));
+            }
+        if (SUM)
+            for (size_t i = hs + steps * N; i < n; i += N) {
+                const size_t c = n - i < N ? n - i : N;
                 const R v = c == N ? V::load(p.sm_src + i) : V::loadn(p.sm_src + i, c, ninf);
                 s1 = V::add(s1, sum_ex(p, v));
             }
-        }
         if (OUT)
             for (size_t i = h + steps * N; i < n; i += N) out_one(p, i, n - i < N ? n - i : N);
         mx = V::max(m0, m1);
