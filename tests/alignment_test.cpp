@@ -120,6 +120,10 @@ std::vector<Case> cases(simdax_dtype dt) {
             c.push_back({s, {big_rows / 3 + 1, 3001}, {}, none, "rows of 3001, streamed output", true});
         }
         c.push_back({s, {301, 19}, {1, 301}, none, "general (transposed input)"});
+        // Rows a whole number of cache lines apart, more lanes than a unit:
+        // the cols units start at the output's line boundary after a unit
+        // of the lanes before it (dispatch/execute/run_plan.hpp).
+        c.push_back({s, {3, 9, 1056}, {}, none, "cols, rows on whole cache lines"});
         s.axes = {0};
         c.push_back({s, {301, 19}, {}, mvn ? std::vector<int64_t>{1, 19} : none, "cols"});
     }

@@ -20,9 +20,41 @@
 
 namespace simdax {
 
+// Float lanes of the plan's ISA's vectors (0: scalar).
+inline int64_t float_lanes(simdax_isa isa) {
+    switch (isa) {
+        case SIMDAX_ISA_AVX2: return 8;
+        case SIMDAX_ISA_AVX512:
+        case SIMDAX_ISA_AVX512FP16: return 16;
+        case SIMDAX_ISA_NEON:
+        case SIMDAX_ISA_NEONFP16: return 4;
+        default: return 0;
+    }
+}
+
+// Lanes of a cols group before the output's first cache-line boundary, when
+// both input and output lanes are contiguous, every row of both starts at
+// the same offset in its line, and the kernel's vectors (a float vector's
+// lanes of the output's type) would straddle lines from there; else 0.
+inline int64_t cols_line_head(const Plan& p, const char* y) {
+    const int64_t ey = int64_t(p.esize_of[kY]), ex = int64_t(p.esize_of[kX]), vb = float_lanes(p.isa) * ey;
+    if (vb == 0 || p.lane_stride[kX] != 1 || p.lane_stride[kY] != 1 || p.inner.n != 1) return 0;
+    if ((p.inner.stride[kX][0] * ex) % 64 != 0 || (p.inner.stride[kY][0] * ey) % 64 != 0) return 0;
+    const int64_t off = int64_t(reinterpret_cast<uintptr_t>(y) % 64);
+    if (off % vb == 0 || off % ey != 0) return 0;
+    const int64_t h = (64 - off) / ey;
+    return h < p.lanes ? h : 0;
+}
+
 template <class Op>
 void run_cols(const Plan& p, const Buffers& b, const simdax_parallel* par) {
-    const int64_t blocks = (p.lanes + p.lane_block - 1) / p.lane_block, units = count(p.outer) * blocks;
+    // Groups of more than one block of lanes get a unit of their own for
+    // the lanes before the output's cache-line boundary: the other units'
+    // vectors then never straddle two lines, in any row (a split load or
+    // store costs two). A lane's result does not depend on its unit.
+    const bool heads = p.lanes > p.lane_block;
+    const int64_t blocks = (p.lanes + p.lane_block - 1) / p.lane_block + (heads ? 1 : 0),
+                  units = count(p.outer) * blocks;
     // Input and output that outgrow the L2 of each core at work: the
     // output pass then spends most of its time reading y for ownership
     // and writing it back, which non-temporal stores avoid. Where both
@@ -34,12 +66,19 @@ void run_cols(const Plan& p, const Buffers& b, const simdax_parallel* par) {
     run_units(par, size_t(units), [&](size_t u) {
         int64_t off[kOperands];
         group_offsets(p, int64_t(u) / blocks, off);
-        const int64_t l0 = (int64_t(u) % blocks) * p.lane_block;
+        int64_t l0 = (int64_t(u) % blocks) * p.lane_block, l1 = std::min(l0 + p.lane_block, p.lanes);
+        if (heads) {
+            const int64_t h = cols_line_head(p, b.at[kY] + off[kY] * int64_t(p.esize_of[kY])),
+                          bi = int64_t(u) % blocks;
+            l0 = bi == 0 ? 0 : std::min(p.lanes, h + (bi - 1) * p.lane_block);
+            l1 = bi == 0 ? h : std::min(p.lanes, h + bi * p.lane_block);
+            if (l1 <= l0) return;
+        }
         char* at[kOperands];
         for (int o = 0; o < kOperands; ++o)
             at[o] = p.has_operand[o] ? b.at[o] + (off[o] + l0 * p.lane_stride[o]) * int64_t(p.esize_of[o])
                                      : nullptr;
-        const size_t r = size_t(p.inner.size[0]), k = size_t(std::min(p.lane_block, p.lanes - l0));
+        const size_t r = size_t(p.inner.size[0]), k = size_t(l1 - l0);
         Op::cols(p, at, r, k, stream);
     });
 }
