@@ -246,9 +246,8 @@ inline size_t row_argmax(const T* x, size_t n, T* yz = nullptr) {
             }
             // Vector stores, not a memset call: on rows of about a
             // thousand elements the call (and the registers it saves)
-            // cost as much as the loop.
-            // Whole vectors, the last overlapping: AVX2's masked stores
-            // are slow.
+            // cost as much as the loop. Whole ones, the last overlapping:
+            // AVX2's masked stores are slow.
             for (size_t z = i; z < nb; z += V::N) {
                 if (nb < V::N)
                     V::storen(yz + b + z, zero, nb - z);
