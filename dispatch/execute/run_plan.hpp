@@ -20,39 +20,23 @@
 
 namespace simdax {
 
-// Float lanes of the plan's ISA's vectors (0: scalar).
-inline int64_t float_lanes(simdax_isa isa) {
-    switch (isa) {
-        case SIMDAX_ISA_AVX2: return 8;
-        case SIMDAX_ISA_AVX512:
-        case SIMDAX_ISA_AVX512FP16: return 16;
-        case SIMDAX_ISA_NEON:
-        case SIMDAX_ISA_NEONFP16: return 4;
-        default: return 0;
-    }
-}
-
-// Lanes of a cols group before the output's first cache-line boundary, when
-// both input and output lanes are contiguous, every row of both starts at
-// the same offset in its line, and the kernel's vectors (a float vector's
-// lanes of the output's type) would straddle lines from there; else 0.
+// Lanes of a cols group (output at y) before the output's first cache-line
+// boundary, where the kernel's vectors would straddle lines from there
+// (plan.hpp, line_vector); else 0.
 inline int64_t cols_line_head(const Plan& p, const char* y) {
-    const int64_t ey = int64_t(p.esize_of[kY]), ex = int64_t(p.esize_of[kX]), vb = float_lanes(p.isa) * ey;
-    if (vb == 0 || p.lane_stride[kX] != 1 || p.lane_stride[kY] != 1 || p.inner.n != 1) return 0;
-    if ((p.inner.stride[kX][0] * ex) % 64 != 0 || (p.inner.stride[kY][0] * ey) % 64 != 0) return 0;
-    const int64_t off = int64_t(reinterpret_cast<uintptr_t>(y) % 64);
-    if (off % vb == 0 || off % ey != 0) return 0;
+    const int64_t ey = int64_t(p.esize_of[kY]), off = int64_t(reinterpret_cast<uintptr_t>(y) % 64);
+    if (off % p.line_vector == 0 || off % ey != 0) return 0;
     const int64_t h = (64 - off) / ey;
     return h < p.lanes ? h : 0;
 }
 
 template <class Op>
 void run_cols(const Plan& p, const Buffers& b, const simdax_parallel* par) {
-    // Groups of more than one block of lanes get a unit of their own for
-    // the lanes before the output's cache-line boundary: the other units'
-    // vectors then never straddle two lines, in any row (a split load or
-    // store costs two). A lane's result does not depend on its unit.
-    const bool heads = p.lanes > p.lane_block;
+    // Where the planner says so, each group's lanes before the output's
+    // cache-line boundary get a unit of their own: the other units' vectors
+    // then never straddle two lines, in any row (a split load or store
+    // costs two). A lane's result does not depend on its unit.
+    const bool heads = p.line_vector != 0;
     const int64_t blocks = (p.lanes + p.lane_block - 1) / p.lane_block + (heads ? 1 : 0),
                   units = count(p.outer) * blocks;
     // Input and output that outgrow the L2 of each core at work: the

@@ -105,7 +105,11 @@ struct Plan {
     int64_t total;  // elements in the tensor
 
     // How execute cuts the work (run_plan.hpp); a function of the shape only.
-    int64_t lane_block;    // cols: lanes per unit
+    int64_t lane_block;  // cols: lanes per unit
+    // cols: bytes of the ISA's vector of output elements when each group's
+    // lanes before the output's cache-line boundary get a unit of their own
+    // (run_plan.hpp, run_cols); 0: no such units.
+    int64_t line_vector;
     int64_t parts;         // rows/general: parts per group (element-wise: per run)
     int64_t part_len;      // elements per part (the last may be shorter)
     int64_t parallel_min;  // below this many elements, run on the calling thread

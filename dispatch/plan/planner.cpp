@@ -181,6 +181,18 @@ void choose_form(const Problem& p, Plan* plan) {
     for (int i = 0; i < n; ++i) push(dims[i].reduced ? &plan->inner : &plan->outer, dims[i]);
 }
 
+// Float lanes of an ISA's vectors (0: scalar).
+int64_t float_lanes(simdax_isa isa) {
+    switch (isa) {
+        case SIMDAX_ISA_AVX2: return 8;
+        case SIMDAX_ISA_AVX512:
+        case SIMDAX_ISA_AVX512FP16: return 16;
+        case SIMDAX_ISA_NEON:
+        case SIMDAX_ISA_NEONFP16: return 4;
+        default: return 0;
+    }
+}
+
 // Work split: depends on the shape only, so results never depend on threads.
 void split_work(Plan* plan) {
     constexpr int64_t kPartLen = int64_t(1) << 16;  // elements: big enough to amortise a state
@@ -191,6 +203,14 @@ void split_work(Plan* plan) {
     if (plan->form == Form::cols &&
         kernels::cols_by_rows(plan->inner.stride[kX][0], plan->inner.stride[kY][0], plan->esize))
         plan->lane_block = std::max<int64_t>(plan->lane_block, int64_t(kernels::kByRowsBytes / plan->esize));
+    // Line-aligned cols units pay off where a group has more than one unit
+    // and every row of input and output starts at the same offset in its
+    // line, so that one head aligns them all.
+    plan->line_vector = 0;
+    if (plan->form == Form::cols && plan->lanes > plan->lane_block &&
+        plan->inner.stride[kX][0] * int64_t(plan->esize_of[kX]) % 64 == 0 &&
+        plan->inner.stride[kY][0] * int64_t(plan->esize_of[kY]) % 64 == 0)
+        plan->line_vector = float_lanes(plan->isa) * int64_t(plan->esize_of[kY]);
     const int64_t size = plan->def->reduces ? plan->group_size : plan->run;
     plan->parts = 1;
     plan->part_len = size;

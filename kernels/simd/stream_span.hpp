@@ -16,6 +16,14 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
 constexpr size_t kLineBytes = 64;
 
+// Elements of T at p before its next W-byte boundary: 0 when p is on one,
+// or when p is not aligned to T (no element then starts on a boundary).
+template <size_t W, class T>
+inline size_t before_boundary(const T* p) {
+    const size_t off = size_t(reinterpret_cast<uintptr_t>(p) % W);
+    return off != 0 && off % sizeof(T) == 0 ? (W - off) / sizeof(T) : 0;
+}
+
 // A run shorter than this with a partial line at either end is not
 // streamed at all: beside so few streamed lines, the ordinary (on AVX-512
 // masked) stores of its partial lines cost more than the reads for

@@ -108,14 +108,14 @@ inline int block_best_key(const T* xb, size_t nb, T* yz, bool* nan_out) {
     if constexpr (Zero) {
         // A first vector up to yz's vector boundary: the loop's stores are
         // then aligned (a store split across cache lines costs two).
-        const size_t off = size_t(reinterpret_cast<uintptr_t>(yz) % (N * sizeof(T)));
-        if (off != 0 && off % sizeof(T) == 0) {
+        const size_t h = before_boundary<N * sizeof(T)>(yz);
+        if (h != 0) {
             const K a = KV::load(xb);
             KV::store(yz, zero);
             hi0 = a;
             lo0 = a;
             nan0 = KV::twice(a);
-            i = N - off / sizeof(T);
+            i = h;
         }
     }
     for (; i + 2 * N <= nb; i += 2 * N) {

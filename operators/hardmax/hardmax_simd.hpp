@@ -20,6 +20,7 @@
 #include "kernel_table.hpp"
 #include "row_offsets.hpp"
 #include "simd/lane_blocks.hpp"
+#include "simd/stream_span.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
@@ -228,13 +229,13 @@ inline size_t row_argmax(const T* x, size_t n, T* yz = nullptr) {
             // every other store splits, which costs less than the extra
             // first and last vectors (lib_ab, avx2).
             constexpr size_t W = V::N * sizeof(T);
-            const size_t off = size_t(reinterpret_cast<uintptr_t>(yz + b) % W);
-            if (W >= 64 && off != 0 && off % sizeof(T) == 0 && nb >= V::N) {
+            const size_t h = W >= kLineBytes && nb >= V::N ? before_boundary<W>(yz + b) : 0;
+            if (h != 0) {
                 const R a = V::load(xb);
                 std::memset(static_cast<void*>(yz + b), 0, W);
                 m0 = a;
                 f0 = V::fma(a, zero, f0);
-                i = V::N - off / sizeof(T);
+                i = h;
             }
             for (; i + 2 * V::N <= nb; i += 2 * V::N) {
                 const R a = V::load(xb + i), c = V::load(xb + i + V::N);

@@ -51,8 +51,7 @@ struct Pipe {
             out_h = s.begin;
             return;
         }
-        const uintptr_t ya = reinterpret_cast<uintptr_t>(dst);
-        out_h = (ya % sizeof(T) == 0 && ya % W != 0) ? (W - ya % W) / sizeof(T) : 0;
+        out_h = before_boundary<W>(dst);
         if (out_h >= n) out_h = 0;
     }
 };
@@ -106,11 +105,10 @@ struct PipeOps {
     template <class S>
     static size_t line_head(const S* src, size_t n) {
         constexpr size_t W = V::N * sizeof(S);
-        if constexpr (W < 64) {
+        if constexpr (W < kLineBytes) {
             return 0;
         } else {
-            const size_t off = size_t(reinterpret_cast<uintptr_t>(src) % W);
-            const size_t h = off != 0 && off % sizeof(S) == 0 ? (W - off) / sizeof(S) : 0;
+            const size_t h = before_boundary<W>(src);
             return h < n ? h : 0;
         }
     }
