@@ -176,6 +176,55 @@ TEST_P(KernelsIsa, FusedSoftmaxRows) {
     }
 }
 
+// Float Softmax rows long enough for softmax_rows_long, whose blocks start
+// at each output row's vector boundary with the elements before it (the
+// head) joining block 0. Output rows 12,501 elements apart start at every
+// offset mod 64 bytes over 16 rows, so the head takes every length a vector
+// allows. Each kind puts what decides the row into its first elements.
+TEST_P(KernelsIsa, FusedSoftmaxLongRowHeads) {
+    constexpr size_t kRows = 16, kN = 12500;
+    constexpr ptrdiff_t kXrs = 12500, kYrs = 12501;
+    const RowsShape s{kRows, kN, kXrs, kYrs};
+    for (DType dt : {DType::f32, DType::f64}) {
+        const double big = dt == DType::f64 ? 1e300 : 3e38;
+        // Elements from `inf_from` on are -inf; then those of `set`.
+        struct Kind {
+            const char* what;
+            size_t inf_from;
+            std::vector<std::pair<size_t, double>> set;
+        };
+        const std::vector<Kind> kinds{
+            {"a NaN in element 1, -inf elsewhere", 0, {{1, kNaN}}},
+            {"a NaN in element 1", kN, {{1, kNaN}}},
+            {"+inf in element 0", kN, {{0, kInf}}},
+            {"the max in element 2", kN, {{2, 80.0}}},
+            {"a max too large to fold in element 1", kN, {{1, big}}},
+            {"-inf from element 3 on", 3, {}},
+        };
+        std::mt19937 rng(11);
+        for (size_t kind = 0; kind < kinds.size(); ++kind) {
+            Buf x = sentinels(dt, s.span(kXrs));
+            fill_random(x, s.span(kXrs), rng, -10, 10);
+            for (size_t g = 0; g < kRows; ++g) {
+                const ptrdiff_t o = ptrdiff_t(g) * kXrs;
+                for (size_t i = kinds[kind].inf_from; i < kN; ++i) x.set(o + ptrdiff_t(i), -kInf);
+                for (const auto& [i, v] : kinds[kind].set) x.set(o + ptrdiff_t(i), v);
+            }
+            Buf y = sentinels(dt, s.span(kYrs));
+            k(dt).softmax_rows(x.p(), y.p(), kRows, kN, kXrs, kYrs);
+            for (size_t g = 0; g < kRows; ++g) {
+                const std::vector<double> in = read(x, kN, 1, ptrdiff_t(g) * kXrs);
+                const std::vector<double> ref = ref_softmax(in, false);
+                for (size_t i = 0; i < kN; ++i)
+                    ASSERT_TRUE(close(y.get(ptrdiff_t(g) * kYrs + ptrdiff_t(i)), ref[i], dt, Tol::softmax))
+                        << "softmax_rows " << dname(dt) << ", " << kinds[kind].what << ": row " << g
+                        << " element " << i;
+                ASSERT_TRUE(padding_untouched(y, s, g));
+            }
+        }
+    }
+}
+
 // Hardmax input for shape s: halves in [-3, 3] (many ties), row g with the
 // special pattern (g + salt) % 7 (0: none).
 Buf hardmax_rows_input(DType dt, const RowsShape& s, std::mt19937& rng) {

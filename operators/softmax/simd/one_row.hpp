@@ -77,10 +77,12 @@ inline typename V::E row_log_sum(const RowStat<typename V::E>& st) {
 // (the caller redoes the row unfolded). STORE: block b's 2^t values are
 // relative to bhi[b] (-inf for a block of only -inf, stored as zeros).
 // sc (float rows): a previous row's scaling, run in the fused loops
-// (rows_long_softmax.hpp).
+// (rows_long_softmax.hpp). head (float rows): x[-head, 0) and y[-head, 0)
+// belong to block 0 too, so that the blocks' vectors start where the
+// caller chose (rows_long_softmax.hpp: at y's vector boundary).
 template <class T, bool FOLD, bool STORE, int DEG>
 inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& st, typename Vec<T>::E* bhi,
-                      ScaleRun<typename Vec<T>::E>* sc = nullptr) {
+                      ScaleRun<typename Vec<T>::E>* sc = nullptr, size_t head = 0) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -88,25 +90,35 @@ inline bool row_stats(const T* x, T* y, size_t n, RowStat<typename Vec<T>::E>& s
     // float16/bfloat16: the max pass converts each block once, into one half
     // of cbuf; the sum pass reads that float copy from L1.
     constexpr bool kBuf = !std::is_same_v<T, E>;
+    static_assert(!kBuf || !STORE, "2^t is stored for float rows only");
     alignas(64) E cbuf[kBuf ? 2 * kSoftmaxBlock : 1];
     auto half = [&](size_t k) -> E* { return kBuf ? cbuf + (k & 1) * kSoftmaxBlock : nullptr; };
     // The max of block k+1 is taken in the same loop as the sum of block k.
     E bm_next = block_max(x, n < kSoftmaxBlock ? n : kSoftmaxBlock, half(0));
+    if constexpr (!kBuf) {
+        // A NaN lost here still makes the row NaN: through the head's sum,
+        // or through a row with no block admitted.
+        const E hm = head ? block_max(x - head, head) : bm_next;
+        bm_next = hm > bm_next ? hm : bm_next;
+    }
     for (size_t b = 0, k = 0; b < n; b += kSoftmaxBlock, ++k) {
         const size_t nb = n - b < kSoftmaxBlock ? n - b : kSoftmaxBlock;
         const size_t b2 = b + kSoftmaxBlock,
                      nb2 = b2 < n ? (n - b2 < kSoftmaxBlock ? n - b2 : kSoftmaxBlock) : 0;
         const auto admit = run.admit(bm_next, x + b, nb);
         if (admit == run.unfoldable) return false;
+        const size_t hb = k == 0 ? head : 0;  // the head's elements, before block 0
         if (admit == run.skip) {
             if constexpr (STORE) {
-                std::memset(static_cast<void*>(y + b), 0, nb * sizeof(T));
+                std::memset(static_cast<void*>(y + b - hb), 0, (hb + nb) * sizeof(T));
                 bhi[k] = E(-__builtin_inf());
             }
             if (nb2) bm_next = block_max(x + b2, nb2, half(k + 1));
             continue;
         }
         const R nh = V::set1(-run.hi);
+        if constexpr (!kBuf)
+            if (hb) run.add(fused_block_sum<T, FOLD, STORE, DEG>(x - hb, y - hb, hb, nh));
         if constexpr (kBuf) {
             E* const cur = half(k);
             if (nb2)

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "simd/stream_span.hpp"
 #include "softmax/simd/one_row.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
@@ -39,13 +40,18 @@ void softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, p
     using MX = SmxMath<V>;
     constexpr size_t B = kSoftmaxBlock;
     constexpr int DEG = kSumDeg<T, SoftmaxKind::softmax>;
-    const size_t nblk = (n + B - 1) / B;
     T bhi[kStoreMaxBlocks];  // this row's block shifts
     T pf[kStoreMaxBlocks];   // the pending row's factor per block
-    // The pending row (y holds 2^t): scaled from `start` by the loops of
-    // the current row (sc.q on), the rest once that row is through.
+    // A row's blocks start at y's vector boundary, its first elements (the
+    // head) joining block 0: every store of 2^t and every load and store of
+    // the scaling is aligned (at +16 bytes each one split a cache line on
+    // AVX-512, every other one on AVX2).
+    // The pending row (y holds 2^t): from its vector boundary sc.p, scaled
+    // from `start` by the loops of the current row (sc.q on), the rest once
+    // that row is through; its head (pending_head elements before sc.p)
+    // with block 0's factor.
     ScaleRun<T> sc{};
-    size_t start = 0;
+    size_t start = 0, pending_head = 0;
     auto scale_span = [&](size_t a, size_t b) {
         while (a < b) {
             const size_t e = (a / B + 1) * B < b ? (a / B + 1) * B : b;
@@ -56,29 +62,33 @@ void softmax_rows_long(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, p
     auto finish_pending = [&] {
         if (!sc.p) return;
         scale_span(0, start);
-        scale_span(sc.q, n);
+        scale_span(sc.q, sc.end);
+        if (pending_head) scale_in_place(sc.p - pending_head, pending_head, pf[0]);
         sc.p = nullptr;
     };
     for (size_t r = 0; r < rows; ++r) {
         const T* xr = x + ptrdiff_t(r) * xrs;
         T* yr = y + ptrdiff_t(r) * yrs;
+        const size_t head = before_boundary<V::N * sizeof(T)>(yr);
+        const size_t nf = n - head;  // from the boundary on
         if (sc.p) {
-            start = scale_start(sc.p, static_cast<const T*>(yr), n);
+            start = scale_start(sc.p, static_cast<const T*>(yr + head), sc.end);
             sc.q = start;
-            sc.end = n;
         }
         RowStat<T> st;
-        const bool folded = row_stats<T, true, true, DEG>(xr, yr, n, st, bhi, sc.p ? &sc : nullptr);
+        const bool folded =
+            row_stats<T, true, true, DEG>(xr + head, yr + head, nf, st, bhi, sc.p ? &sc : nullptr, head);
         finish_pending();
         if (!folded) {
             softmax_row_alone<T, SoftmaxKind::softmax>(xr, yr, n, false);
             continue;
         }
         const T inv = T(1) / st.s;
-        for (size_t q = 0; q < nblk; ++q)
+        for (size_t q = 0; q < (nf + B - 1) / B; ++q)
             pf[q] = bhi[q] != st.hi ? inv * MX::template rescale<true>(bhi[q], st.hi) : inv;
-        sc = ScaleRun<T>{yr, pf, 0, n};  // all of it still to scale
+        sc = ScaleRun<T>{yr + head, pf, 0, nf};  // all of it still to scale
         start = 0;
+        pending_head = head;
     }
     finish_pending();
 }
