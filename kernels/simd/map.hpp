@@ -87,12 +87,17 @@ inline void store_streamed(T* y, size_t i, size_t e, F val) {
 }
 
 // Stores y[0..n) = val(i, count): streamed (the caller fences) over the
-// whole cache lines of the run, ordinary stores elsewhere.
+// whole cache lines of the run, ordinary stores elsewhere. The partial
+// line at the end is fetched before the streamed ones are written: an
+// ordinary store that misses holds up every store behind it (the next
+// rows' too) until its line arrives from memory. (The one at the start is
+// the previous row's last, in cache when rows are contiguous.)
 template <class T, class F>
 inline void store_run(T* y, size_t n, bool stream, F val) {
     if (!stream) return store_plain(y, 0, n, val);
     const StreamSpan s = stream_span(y, n);
     if (s.end == s.begin) return store_plain(y, 0, n, val);
+    if (s.end < n) __builtin_prefetch(y + s.end, 1, 3);
     if (s.begin) store_part_line(y, 0, s.begin, val);
     store_streamed(y, s.begin, s.end, val);
     if (s.end < n) store_part_line(y, s.end, n, val);
