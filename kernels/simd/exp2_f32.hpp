@@ -67,4 +67,17 @@ SIMDAX_INLINE VF::R exp2_nonpos_f32(VF::R t) {
     return r;
 }
 
+// s + 2^t, for sum passes: the scale and the add are one FMA on AVX2 and
+// NEON. Without kExp2Exact t < -125 counts as -125 (exp2_split_add), far
+// below the rounding of a sum of at least 1.
+template <int DEG = 5>
+SIMDAX_INLINE VF::R exp2_nonpos_add_f32(VF::R t, VF::R s) {
+    const float* const c = exp2f32::coeffs<DEG>();
+    VF::R f;
+    const VF::R k = VF::exp2_split_add(t, f);
+    VF::R p = VF::set1(c[DEG]);
+    SIMDAX_UNROLL for (int j = DEG - 1; j >= 0; --j) p = VF::fma(p, f, VF::set1(c[j]));
+    return VF::exp2_scale_add(p, k, s);
+}
+
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -222,6 +222,8 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
         return t;
     }
     static R exp2_scale(R p, R k) { return _mm512_scalef_ps(p, k); }
+    static R exp2_split_add(R t, R& f) { return exp2_split(t, f); }
+    static R exp2_scale_add(R p, R k, R s) { return _mm512_add_ps(_mm512_scalef_ps(p, k), s); }
 };
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -192,6 +192,19 @@ struct XsimdVF : XsimdIeee<float, A> {
         return k;
     }
     static R exp2_scale(R p, R k) { return from_bits(to_bits(p) + (to_bits(k) << 23)); }
+    // The split for sums: the shifter carries 127 more, so k's low bits are
+    // n + 127, the exponent field of 2^n, and exp2_scale_add's FMA takes
+    // 2^n one shift from k, the sum's add included. t is clamped to -125:
+    // p * 2^n then stays a normal float (a subnormal FMA result costs a
+    // microcode assist).
+    static R exp2_split_add(R t, R& f) {
+        constexpr float kShifter = 0x1.8p23f + 127.0f;
+        t = xsimd::max(R(-125.0f), t);
+        const R k = t + R(kShifter);
+        f = t - (k - R(kShifter));
+        return k;
+    }
+    static R exp2_scale_add(R p, R k, R s) { return xsimd::fma(p, from_bits(to_bits(k) << 23), s); }
 
     // bfloat16 is the upper half of a float. bf16_upper(v): v rounded to
     // bfloat16, nearest-even on the bit pattern (exact for subnormals and

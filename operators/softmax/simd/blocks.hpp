@@ -88,66 +88,62 @@ constexpr int kSumDeg = !std::is_same_v<T, typename Vec<T>::E> ? 3
                         : K == SoftmaxKind::log                ? 4
                                                                : 5;
 
+// One vector of a sum pass: s + 2^t of v; STORE also writes 2^t to y
+// (exactly 0 for -inf: stored values are outputs), c lanes when c < N.
+template <class T, bool FOLD, bool STORE, int DEG>
+SIMDAX_INLINE typename Vec<T>::R exp_add(typename Vec<T>::R v, typename Vec<T>::R nh, typename Vec<T>::R s,
+                                         T* y, size_t c = Vec<T>::N) {
+    using V = Vec<T>;
+    using MX = SmxMath<V>;
+    if constexpr (STORE) {
+        const typename V::R e = MX::template ex<FOLD, true, DEG>(v, nh);
+        if (c == V::N)
+            V::store(y, e);
+        else
+            V::storen(y, e, c);
+        return V::add(s, e);
+    } else {
+        return MX::template ex_add<FOLD, DEG>(v, nh, s);
+    }
+}
+
 // Four vectors of a sum pass: 2^t of x[i..i+4N) added into s0..s3; STORE
 // also writes them to y[i..] (y may be null otherwise: no offset is formed).
 template <class T, bool FOLD, bool STORE, int DEG>
 SIMDAX_INLINE void exp_add4(const T* x, T* y, size_t i, typename Vec<T>::R nh, typename Vec<T>::R& s0,
                             typename Vec<T>::R& s1, typename Vec<T>::R& s2, typename Vec<T>::R& s3) {
     using V = Vec<T>;
-    using R = typename V::R;
-    using MX = SmxMath<V>;
-    constexpr bool Z = STORE;  // stored values are outputs: exp(-inf) must be 0
     constexpr size_t N = V::N;
-    const R e0 = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
-    const R e1 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + N), nh);
-    const R e2 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + 2 * N), nh);
-    const R e3 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + 3 * N), nh);
-    if constexpr (STORE) {
-        V::store(y + i, e0);
-        V::store(y + i + N, e1);
-        V::store(y + i + 2 * N, e2);
-        V::store(y + i + 3 * N, e3);
-    }
-    s0 = V::add(s0, e0);
-    s1 = V::add(s1, e1);
-    s2 = V::add(s2, e2);
-    s3 = V::add(s3, e3);
+    T* const yi = STORE ? y + i : nullptr;
+    s0 = exp_add<T, FOLD, STORE, DEG>(V::load(x + i), nh, s0, yi);
+    s1 = exp_add<T, FOLD, STORE, DEG>(V::load(x + i + N), nh, s1, STORE ? yi + N : nullptr);
+    s2 = exp_add<T, FOLD, STORE, DEG>(V::load(x + i + 2 * N), nh, s2, STORE ? yi + 2 * N : nullptr);
+    s3 = exp_add<T, FOLD, STORE, DEG>(V::load(x + i + 3 * N), nh, s3, STORE ? yi + 3 * N : nullptr);
 }
 
 // Sum of 2^t over a block (see SmxMath::ex); STORE also writes each 2^t to y.
-// Missing lanes of the tail read -inf: 2^t = 0 (or <= 2^-126 without
+// Missing lanes of the tail read -inf: 2^t = 0 (or <= 2^-125 without
 // kExp2Exact, harmless in a sum >= ~1).
 template <class T, bool FOLD, bool STORE, int DEG = 5>
 inline typename Vec<T>::R fused_block_sum(const T* x, T* y, size_t n, typename Vec<T>::R nh) {
     using V = Vec<T>;
     using R = typename V::R;
-    using MX = SmxMath<V>;
-    constexpr bool Z = STORE;
     constexpr size_t N = V::N;
     R s0 = V::zero(), s1 = V::zero(), s2 = V::zero(), s3 = V::zero();
     size_t i = 0;
     if constexpr (RegsOf<V>::value < 32) {  // 16 registers: two vectors per step, no spills
         for (; i + 2 * N <= n; i += 2 * N) {
-            const R e0 = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
-            if constexpr (STORE) V::store(y + i, e0);
-            s0 = V::add(s0, e0);
-            const R e1 = MX::template ex<FOLD, Z, DEG>(V::load(x + i + N), nh);
-            if constexpr (STORE) V::store(y + i + N, e1);
-            s1 = V::add(s1, e1);
+            s0 = exp_add<T, FOLD, STORE, DEG>(V::load(x + i), nh, s0, STORE ? y + i : nullptr);
+            s1 = exp_add<T, FOLD, STORE, DEG>(V::load(x + i + N), nh, s1, STORE ? y + i + N : nullptr);
         }
     } else {
         for (; i + 4 * N <= n; i += 4 * N) exp_add4<T, FOLD, STORE, DEG>(x, y, i, nh, s0, s1, s2, s3);
     }
-    for (; i + N <= n; i += N) {
-        const R e = MX::template ex<FOLD, Z, DEG>(V::load(x + i), nh);
-        if constexpr (STORE) V::store(y + i, e);
-        s0 = V::add(s0, e);
-    }
-    if (i < n) {
-        const R e = MX::template ex<FOLD, Z, DEG>(V::loadn(x + i, n - i, V::set1(-__builtin_inf())), nh);
-        if constexpr (STORE) V::storen(y + i, e, n - i);
-        s1 = V::add(s1, e);
-    }
+    for (; i + N <= n; i += N)
+        s0 = exp_add<T, FOLD, STORE, DEG>(V::load(x + i), nh, s0, STORE ? y + i : nullptr);
+    if (i < n)
+        s1 = exp_add<T, FOLD, STORE, DEG>(V::loadn(x + i, n - i, V::set1(-__builtin_inf())), nh, s1,
+                                          STORE ? y + i : nullptr, n - i);
     return V::add(V::add(s0, s1), V::add(s2, s3));
 }
 

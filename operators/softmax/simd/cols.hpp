@@ -63,9 +63,8 @@ SIMDAX_INLINE void cols_block_reduce(const T* x, size_t r, size_t tail, ptrdiff_
         }
         for (size_t j = j0; j < j1; ++j) {
             const T* row = x + ptrdiff_t(j) * xrs;
-            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) bs[u] =
-                V::add(bs[u], MX::template ex<false, false, kSumDeg<T, K>>(
-                                  ld_lane<NV, PARTIAL>(row, u, tail, ninf), nh[u]));
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) bs[u] = MX::template ex_add<false, kSumDeg<T, K>>(
+                ld_lane<NV, PARTIAL>(row, u, tail, ninf), nh[u], bs[u]);
         }
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) sum[u] =
             wmap<V>(wmap<V>(sum[u], fo[u], [](VD::R a, VD::R b) { return VD::mul(a, b); }), W::from(bs[u]),

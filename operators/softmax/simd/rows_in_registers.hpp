@@ -54,14 +54,20 @@ SIMDAX_INLINE bool softmax_row_in_registers(const T* x, T* y, size_t n) {
     R e[NV];
     SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) e[k] = V::zero();  // unread past n; quiets the compiler
     // Softmax keeps each power in place of its input; the missing lanes of
-    // a partial vector (-inf) give 0 there (ZERO), and at most 2^-126 in
-    // LogSoftmax's sum, which is at least 1.
+    // a partial vector (-inf) give 0 there (ZERO), and at most 2^-125 in
+    // LogSoftmax's sum, which is at least 1 (its powers go two to a sum,
+    // the second added by the FMA of its scale).
     SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) {
         if (!FULL && k * N >= n) break;
-        e[k] = MX::template ex<true, !kLog, D>(v[k], nh);
-        if constexpr (!kLog) v[k] = e[k];
+        if constexpr (kLog) {
+            e[k / 2] = MX::template ex_add<true, D>(v[k], nh, k % 2 ? e[k / 2] : V::zero());
+        } else {
+            e[k] = MX::template ex<true, true, D>(v[k], nh);
+            v[k] = e[k];
+        }
     }
-    const E s = V::hsum(tree_fold<V>(e, used, [](R p, R q) { return V::add(p, q); }));
+    const size_t sums = kLog ? (used + 1) / 2 : used;
+    const E s = V::hsum(tree_fold<V>(e, sums, [](R p, R q) { return V::add(p, q); }));
     R shift, factor;
     if constexpr (kLog) {
         // The vector log, not libm's: a call per row cost rows of 64 floats 12%.

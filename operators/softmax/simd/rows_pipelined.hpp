@@ -73,8 +73,8 @@ struct PipeOps {
         if constexpr (P::kBuf) V::storen(p.mx_buf + i, v, c);
         return v;
     }
-    SIMDAX_INLINE static R sum_ex(const P& p, R v) {
-        return MX::template ex<true, false, kSumDeg<T, SoftmaxKind::log>>(v, p.sm_nh);
+    SIMDAX_INLINE static R sum_add(const P& p, R v, R s) {
+        return MX::template ex_add<true, kSumDeg<T, SoftmaxKind::log>>(v, p.sm_nh, s);
     }
     SIMDAX_INLINE static R out_val(const P& p, R v) { return V::sub(v, p.out_a); }
     // Vectors from out_h on; streamed up to out_se.
@@ -132,7 +132,7 @@ struct PipeOps {
         const size_t steps = (n - hh) / N;
         R m0 = mx, m1 = ninf, s0 = sm, s1 = V::zero();
         if (MAXS && hm) m1 = max_ldn(p, 0, hm);
-        if (SUM && hs) s1 = sum_ex(p, V::loadn(p.sm_src, hs, ninf));
+        if (SUM && hs) s1 = sum_add(p, V::loadn(p.sm_src, hs, ninf), s1);
         size_t q = 0;
         // Two vectors per stage and step, also with 16 registers (AVX2):
         // the constants GCC then reads from memory cost less than the
@@ -145,15 +145,15 @@ struct PipeOps {
                 m1 = V::max(m1, max_ld(p, hm + b));
             }
             if (SUM) {
-                s0 = V::add(s0, sum_ex(p, V::load(p.sm_src + hs + a)));
-                s1 = V::add(s1, sum_ex(p, V::load(p.sm_src + hs + b)));
+                s0 = sum_add(p, V::load(p.sm_src + hs + a), s0);
+                s1 = sum_add(p, V::load(p.sm_src + hs + b), s1);
             }
             if (OUT) out_two(p, h + a);
         }
         for (; q < steps; ++q) {
             const size_t a = q * N;
             if (MAXS) m0 = V::max(m0, max_ld(p, hm + a));
-            if (SUM) s0 = V::add(s0, sum_ex(p, V::load(p.sm_src + hs + a)));
+            if (SUM) s0 = sum_add(p, V::load(p.sm_src + hs + a), s0);
             if (OUT) out_one(p, h + a, N);
         }
         // Tails: from each stage's head + steps*N to n.
@@ -166,7 +166,7 @@ struct PipeOps {
             for (size_t i = hs + steps * N; i < n; i += N) {
                 const size_t c = n - i < N ? n - i : N;
                 const R v = c == N ? V::load(p.sm_src + i) : V::loadn(p.sm_src + i, c, ninf);
-                s1 = V::add(s1, sum_ex(p, v));
+                s1 = sum_add(p, v, s1);
             }
         if (OUT)
             for (size_t i = h + steps * N; i < n; i += N) out_one(p, i, n - i < N ? n - i : N);

@@ -38,6 +38,12 @@ struct SmxMath<VF> {
         const R l2e = VF::set1(exp2f32::kLog2e);
         return exp2_nonpos_f32<ZERO, DEG>(FOLD ? VF::fma(x, l2e, nh) : VF::mul(VF::add(x, nh), l2e));
     }
+    // s + 2^t, t as in ex: for sums whose terms are not kept.
+    template <bool FOLD, int DEG = 5>
+    static SIMDAX_INLINE R ex_add(R x, R nh, R s) {
+        const R l2e = VF::set1(exp2f32::kLog2e);
+        return exp2_nonpos_add_f32<DEG>(FOLD ? VF::fma(x, l2e, nh) : VF::mul(VF::add(x, nh), l2e), s);
+    }
     // hi for a max m, and the factor that moves a sum from hi_old to hi_new.
     template <bool FOLD>
     static float hi_of(float m) {
@@ -68,6 +74,10 @@ struct SmxMath<VD> {
     template <bool FOLD, bool ZERO, int DEG = 5>
     static SIMDAX_INLINE R ex(R x, R nh) {
         return exp_f64(VD::add(x, nh));
+    }
+    template <bool FOLD, int DEG = 5>
+    static SIMDAX_INLINE R ex_add(R x, R nh, R s) {
+        return VD::add(s, exp_f64(VD::add(x, nh)));
     }
     template <bool FOLD>
     static double hi_of(double m) {
