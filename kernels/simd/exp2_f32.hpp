@@ -7,10 +7,9 @@
 // the interval of f (Remez, mpmath: 7.5e-8 before float rounding; about 2e-7
 // = 3 ulp measured with Horner in float), then exp2_scale.
 //
-// Special values: NaN -> NaN. With V::kExp2Exact (AVX-512): -inf -> 0 and
-// results round once into subnormals. Otherwise (AVX2) t < -126 gives a value
-// in (0, 2^-126]; ZERO = true turns those lanes into exact zeros (2 more
-// operations), for outputs where exp(-inf) must be 0.
+// Special values: NaN -> NaN, -inf -> 0. With V::kExp2Exact (AVX-512)
+// results round once into subnormals; otherwise (AVX2, NEON) t < -126.5
+// gives exactly 0.
 #pragma once
 
 #include "simd/vec.hpp"
@@ -54,30 +53,30 @@ constexpr const float* coeffs() {
 }
 }  // namespace exp2f32
 
-template <bool ZERO = false, int DEG = 5>
-SIMDAX_INLINE VF::R exp2_nonpos_f32(VF::R t) {
+// 2^f for the f of exp2_split.
+template <int DEG>
+SIMDAX_INLINE VF::R exp2_poly(VF::R f) {
     const float* const c = exp2f32::coeffs<DEG>();
-    VF::R f;
-    const VF::R k = VF::exp2_split(t, f);
     VF::R p = VF::set1(c[DEG]);
     SIMDAX_UNROLL for (int j = DEG - 1; j >= 0; --j) p = VF::fma(p, f, VF::set1(c[j]));
-    VF::R r = VF::exp2_scale(p, k);
-    if constexpr (ZERO && !VF::kExp2Exact)
-        r = VF::blend(VF::lt(t, VF::set1(-126.0f)), r, VF::zero());  // NaN: lt is false
-    return r;
+    return p;
+}
+
+template <int DEG = 5>
+SIMDAX_INLINE VF::R exp2_nonpos_f32(VF::R t) {
+    VF::R f;
+    const VF::R k = VF::exp2_split(t, f);
+    return VF::exp2_scale(exp2_poly<DEG>(f), k);
 }
 
 // s + 2^t, for sum passes: the scale and the add are one FMA on AVX2 and
-// NEON. Without kExp2Exact t < -125 counts as -125 (exp2_split_add), far
-// below the rounding of a sum of at least 1.
+// NEON. There t < -125 counts as -125, far below the rounding of a sum of
+// at least 1.
 template <int DEG = 5>
 SIMDAX_INLINE VF::R exp2_nonpos_add_f32(VF::R t, VF::R s) {
-    const float* const c = exp2f32::coeffs<DEG>();
     VF::R f;
-    const VF::R k = VF::exp2_split_add(t, f);
-    VF::R p = VF::set1(c[DEG]);
-    SIMDAX_UNROLL for (int j = DEG - 1; j >= 0; --j) p = VF::fma(p, f, VF::set1(c[j]));
-    return VF::exp2_scale_add(p, k, s);
+    const VF::R k = VF::template exp2_split<-125>(t, f);
+    return VF::exp2_scale_add(exp2_poly<DEG>(f), k, s);
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -217,12 +217,12 @@ struct VF : Avx512Vec<XsimdVF<XArch, Halves>> {
     // NaN. None of it in xsimd 8.1.
     static constexpr bool kExp2FloorFrac = true;
     static constexpr bool kExp2Exact = true;
+    template <int LOW = -127>  // no clamp needed
     static R exp2_split(R t, R& f) {
         f = _mm512_reduce_ps(t, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
         return t;
     }
     static R exp2_scale(R p, R k) { return _mm512_scalef_ps(p, k); }
-    static R exp2_split_add(R t, R& f) { return exp2_split(t, f); }
     static R exp2_scale_add(R p, R k, R s) { return _mm512_add_ps(_mm512_scalef_ps(p, k), s); }
 };
 

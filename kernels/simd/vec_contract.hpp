@@ -38,10 +38,10 @@
 //                    and sets f, in [0, 1] when kExp2FloorFrac, else in
 //                    [-1/2, 1/2]; exp2_scale(p, k) = p * 2^k for p in
 //                    [1/2, 2]. kExp2Exact: any t <= 128 works (results round
-//                    once into subnormals, -inf gives 0); otherwise t < -126
-//                    is treated as -126.
-//   exp2_split_add(t, f) / exp2_scale_add(p, k, s): the same for s + 2^t;
-//                    without kExp2Exact t < -125 is treated as -125.
+//                    once into subnormals, -inf gives 0); otherwise t below
+//                    exp2_split's template argument LOW (-127 to -125,
+//                    default -127) is treated as LOW, and n = -127 gives 0.
+//                    exp2_scale_add(p, k, s) = s + p * 2^k.
 //   widen(v, lo, hi), narrow(lo, hi): float <-> two VD halves
 //   zero_bytes(p)    lanes whose byte p[i] is 0, for N bytes (boolean masks)
 //   float16 stores round to nearest-even; bfloat16 likewise, NaN kept quiet.
@@ -149,7 +149,7 @@ struct VecContract {
     static_assert(VecStorageContract<VF, F16>::ok && VecStorageContract<VF, BF16>::ok);
     SIMDAX_VEC_EXPECT(R, VF::exp2_split(F::r(), F::out()));
     SIMDAX_VEC_EXPECT(R, VF::exp2_scale(F::r(), F::r()));
-    SIMDAX_VEC_EXPECT(R, VF::exp2_split_add(F::r(), F::out()));
+    SIMDAX_VEC_EXPECT(R, VF::template exp2_split<-125>(F::r(), F::out()));
     SIMDAX_VEC_EXPECT(R, VF::exp2_scale_add(F::r(), F::r(), F::r()));
     SIMDAX_VEC_EXPECT(const bool, VF::kExp2FloorFrac);
     SIMDAX_VEC_EXPECT(const bool, VF::kExp2Exact);

@@ -179,31 +179,25 @@ struct XsimdVF : XsimdIeee<float, A> {
     using Base::from_bits;
     using Base::to_bits;
 
-    // exp2_f32.hpp's split: n = rint(t) by the 1.5*2^23 shifter, which leaves
-    // n in the low bits of k; f = t - n in [-1/2, 1/2]. t is clamped to -126
-    // first (NaN kept), so exp2_scale builds a normal 2^n by adding n to the
-    // exponent field of p.
+    // exp2_f32.hpp's split: n = rint(t) by the 1.5*2^23 + 127 shifter, which
+    // leaves n + 127, the exponent field of 2^n, in the low bits of k; f =
+    // t - n in [-1/2, 1/2]. t is clamped to LOW first (NaN kept), so 2^n is
+    // one shift from k: 0 for n = -127 (LOW = -127: t < -126.5 gives exactly
+    // 0, -inf included, with no select), a normal float from n = -126 on.
+    // LOW = -125 (sums) keeps every p * 2^n normal: a subnormal FMA result
+    // costs a microcode assist.
     static constexpr bool kExp2FloorFrac = false;
     static constexpr bool kExp2Exact = false;
+    template <int LOW = -127>
     static R exp2_split(R t, R& f) {
-        t = xsimd::max(R(-126.0f), t);
-        const R k = t + R(0x1.8p23f);
-        f = t - (k - R(0x1.8p23f));
-        return k;
-    }
-    static R exp2_scale(R p, R k) { return from_bits(to_bits(p) + (to_bits(k) << 23)); }
-    // The split for sums: the shifter carries 127 more, so k's low bits are
-    // n + 127, the exponent field of 2^n, and exp2_scale_add's FMA takes
-    // 2^n one shift from k, the sum's add included. t is clamped to -125:
-    // p * 2^n then stays a normal float (a subnormal FMA result costs a
-    // microcode assist).
-    static R exp2_split_add(R t, R& f) {
+        static_assert(LOW >= -127 && LOW <= -125);
         constexpr float kShifter = 0x1.8p23f + 127.0f;
-        t = xsimd::max(R(-125.0f), t);
+        t = xsimd::max(R(float(LOW)), t);
         const R k = t + R(kShifter);
         f = t - (k - R(kShifter));
         return k;
     }
+    static R exp2_scale(R p, R k) { return p * from_bits(to_bits(k) << 23); }
     static R exp2_scale_add(R p, R k, R s) { return xsimd::fma(p, from_bits(to_bits(k) << 23), s); }
 
     // bfloat16 is the upper half of a float. bf16_upper(v): v rounded to

@@ -51,7 +51,7 @@ struct Consts {
 // DEG (exp2_f32.hpp: 3 is for float16/bfloat16 Softmax outputs only).
 template <int DEG = 5>
 SIMDAX_INLINE R pow2(R t) {
-    return exp2_nonpos_f32<true, DEG>(t);
+    return exp2_nonpos_f32<DEG>(t);
 }
 // exp(z - m) for z <= m.
 template <int DEG = 5>

@@ -88,15 +88,15 @@ constexpr int kSumDeg = !std::is_same_v<T, typename Vec<T>::E> ? 3
                         : K == SoftmaxKind::log                ? 4
                                                                : 5;
 
-// One vector of a sum pass: s + 2^t of v; STORE also writes 2^t to y
-// (exactly 0 for -inf: stored values are outputs), c lanes when c < N.
+// One vector of a sum pass: s + 2^t of v; STORE also writes 2^t to y, c
+// lanes when c < N.
 template <class T, bool FOLD, bool STORE, int DEG>
 SIMDAX_INLINE typename Vec<T>::R exp_add(typename Vec<T>::R v, typename Vec<T>::R nh, typename Vec<T>::R s,
                                          T* y, size_t c = Vec<T>::N) {
     using V = Vec<T>;
     using MX = SmxMath<V>;
     if constexpr (STORE) {
-        const typename V::R e = MX::template ex<FOLD, true, DEG>(v, nh);
+        const typename V::R e = MX::template ex<FOLD, DEG>(v, nh);
         if (c == V::N)
             V::store(y, e);
         else

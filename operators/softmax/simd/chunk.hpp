@@ -81,7 +81,7 @@ void softmax_out(const void* xv, void* yv, size_t n, const MaxSum* s) {
     using R = typename V::R;
     const R nm = V::set1(-E(s->max)), inv = V::set1(E(1.0 / s->sum));
     map(static_cast<const T*>(xv), result_ptr(static_cast<T*>(yv)), n,
-        [=](R v) { return V::mul(SmxMath<V>::template ex<false, true>(v, nm), inv); });
+        [=](R v) { return V::mul(SmxMath<V>::template ex<false>(v, nm), inv); });
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

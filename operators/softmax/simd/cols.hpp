@@ -55,8 +55,7 @@ SIMDAX_INLINE void cols_block_reduce(const T* x, size_t r, size_t tail, ptrdiff_
         W fo[NV];
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
             const R nm = V::max(mx[u], bm[u]);  // a NaN block max survives (second operand)
-            fo[u] = W::from(
-                V::blend(V::eq(mx[u], nm), MX::template ex<false, true>(mx[u], V::sub(zero, nm)), one));
+            fo[u] = W::from(V::blend(V::eq(mx[u], nm), MX::template ex<false>(mx[u], V::sub(zero, nm)), one));
             nh[u] = V::sub(zero, V::blend(V::eq(nm, ninf), nm, zero));
             mx[u] = nm;
             bs[u] = zero;
@@ -80,7 +79,7 @@ SIMDAX_INLINE typename Vec<T>::R cols_out(typename Vec<T>::R v, typename Vec<T>:
     if constexpr (K == SoftmaxKind::log)
         return V::sub(V::add(v, nm), c);
     else
-        return V::mul(SmxMath<V>::template ex<false, true, kSumDeg<T, K>>(v, nm), c);
+        return V::mul(SmxMath<V>::template ex<false, kSumDeg<T, K>>(v, nm), c);
 }
 
 // y of a block from per-lane nm = -max and c = log(sum) (LogSoftmax) or

@@ -159,11 +159,11 @@ inline void softmax_row_out(const T* x, T* y, size_t n, const RowStat<typename V
     const R nh = V::set1(-st.hi), vi = V::set1(inv);
     if (st.fold)
         map(
-            x, result_ptr(y), n, [nh, vi](R v) { return V::mul(MX::template ex<true, true, D>(v, nh), vi); },
+            x, result_ptr(y), n, [nh, vi](R v) { return V::mul(MX::template ex<true, D>(v, nh), vi); },
             stream);
     else
         map(
-            x, result_ptr(y), n, [nh, vi](R v) { return V::mul(MX::template ex<false, true, D>(v, nh), vi); },
+            x, result_ptr(y), n, [nh, vi](R v) { return V::mul(MX::template ex<false, D>(v, nh), vi); },
             stream);
 }
 
@@ -225,9 +225,8 @@ inline bool softmax_row_short(const T* x, T* y, size_t n) {
     const E m = V::hmax_n(v, n);
     if (V::bits(V::isnan(v)) || !MX::template foldable<kSumDeg<T, K>>(m)) return false;
     const E hi = MX::template hi_of<true>(m);
-    // Missing lanes are -inf: 2^t = 0 (ZERO), or <= 2^-126 in a sum >= ~1,
-    // where hsum_n may leave them out or not.
-    const R e = MX::template ex<true, !kLog, kSumDeg<T, K>>(v, V::set1(-hi));
+    // Missing lanes are -inf: 2^t = 0, whether hsum_n leaves them out or not.
+    const R e = MX::template ex<true, kSumDeg<T, K>>(v, V::set1(-hi));
     const E s = V::hsum_n(e, n);
     if constexpr (kLog) {
         // One value: the scalar log's latency is a fraction of a vector log's.

@@ -93,7 +93,7 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
             } else {
                 const R nh = V::set1(-hi[i]), vi = V::set1(cs[i]);
                 store_run(result_ptr(yr), n, stream, [&](size_t j, size_t cnt) {
-                    return V::mul(MX::template ex<true, true, D>(ld(j, cnt), nh), vi);
+                    return V::mul(MX::template ex<true, D>(ld(j, cnt), nh), vi);
                 });
             }
         }

@@ -54,7 +54,7 @@ SIMDAX_INLINE bool softmax_row_in_registers(const T* x, T* y, size_t n) {
     R e[NV];
     SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) e[k] = V::zero();  // unread past n; quiets the compiler
     // Softmax keeps each power in place of its input; the missing lanes of
-    // a partial vector (-inf) give 0 there (ZERO), and at most 2^-125 in
+    // a partial vector (-inf) give 0 there, and at most 2^-125 in
     // LogSoftmax's sum, which is at least 1 (its powers go two to a sum,
     // the second added by the FMA of its scale).
     SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) {
@@ -62,7 +62,7 @@ SIMDAX_INLINE bool softmax_row_in_registers(const T* x, T* y, size_t n) {
         if constexpr (kLog) {
             e[k / 2] = MX::template ex_add<true, D>(v[k], nh, k % 2 ? e[k / 2] : V::zero());
         } else {
-            e[k] = MX::template ex<true, true, D>(v[k], nh);
+            e[k] = MX::template ex<true, D>(v[k], nh);
             v[k] = e[k];
         }
     }
@@ -123,7 +123,7 @@ SIMDAX_INLINE bool softmax_pair_in_registers(const T* const (&x)[2], T* const (&
     R factor[2];
     SIMDAX_UNROLL for (int p = 0; p < 2; ++p) {
         const R nh = V::set1(-MX::template hi_of<true>(m[p]));
-        SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) v[p][k] = MX::template ex<true, true, D>(v[p][k], nh);
+        SIMDAX_UNROLL for (size_t k = 0; k < NV; ++k) v[p][k] = MX::template ex<true, D>(v[p][k], nh);
         factor[p] = V::set1(E(1) / V::hsum(tree_fold<V>(v[p], NV, [](R a, R b) { return V::add(a, b); })));
     }
     SIMDAX_UNROLL for (int p = 0; p < 2; ++p) {

@@ -33,10 +33,10 @@ struct SmxMath<VF> {
         return m < kFoldLimit<DEG> && m > -kFoldLimit<DEG>;
     }  // false for NaN
     // 2^t, t = x*log2e + nh (FOLD, nh = -hi) or (x + nh)*log2e (nh = -M).
-    template <bool FOLD, bool ZERO, int DEG = 5>
+    template <bool FOLD, int DEG = 5>
     static SIMDAX_INLINE R ex(R x, R nh) {
         const R l2e = VF::set1(exp2f32::kLog2e);
-        return exp2_nonpos_f32<ZERO, DEG>(FOLD ? VF::fma(x, l2e, nh) : VF::mul(VF::add(x, nh), l2e));
+        return exp2_nonpos_f32<DEG>(FOLD ? VF::fma(x, l2e, nh) : VF::mul(VF::add(x, nh), l2e));
     }
     // s + 2^t, t as in ex: for sums whose terms are not kept.
     template <bool FOLD, int DEG = 5>
@@ -52,7 +52,7 @@ struct SmxMath<VF> {
     template <bool FOLD>
     static float rescale(float hi_old, float hi_new) {
         const float t = FOLD ? hi_old - hi_new : (hi_old - hi_new) * exp2f32::kLog2e;
-        return VF::first(exp2_nonpos_f32<true>(VF::set1(t)));
+        return VF::first(exp2_nonpos_f32(VF::set1(t)));
     }
     // lo = m*log2e - hi exactly (FOLD), else 0; its natural-log weight.
     template <bool FOLD>
@@ -71,7 +71,7 @@ struct SmxMath<VD> {
     static bool foldable(double) {
         return false;
     }
-    template <bool FOLD, bool ZERO, int DEG = 5>
+    template <bool FOLD, int DEG = 5>
     static SIMDAX_INLINE R ex(R x, R nh) {
         return exp_f64(VD::add(x, nh));
     }
