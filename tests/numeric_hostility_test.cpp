@@ -107,6 +107,39 @@ TEST_P(NumericHostility, MinusInfinityPartsOfASplitGroup) {
     }
 }
 
+// Rows of every length form (one vector, in registers, batched, the
+// LogSoftmax pipeline, long rows) whose values fall from the max through
+// the float exponential's underflow (x - max from 0 to -100, past
+// ln(2^-126) = -87.3), with -inf keys among them: every output within the
+// bound of the float64 reference, and a -inf key exactly 0 (Softmax) or
+// -inf (LogSoftmax), docs/spec.md "Special values".
+TEST_P(NumericHostility, ExponentialUnderflowBand) {
+    const simdax_dtype dt = GetParam();
+    for (const int64_t n : {int64_t(5), int64_t(24), int64_t(128), int64_t(1000), int64_t(20000)}) {
+        SCOPED_TRACE(::testing::Message() << "rows of " << n);
+        const auto gen = [n](int64_t i) {
+            const int64_t k = i % n;
+            return k % 11 == 3 ? -kInf : -100.0 * double(k) / double(n > 1 ? n - 1 : 1) + double(i / n);
+        };
+        for (auto op : {SIMDAX_OPERATOR_LOG_SOFTMAX, SIMDAX_OPERATOR_SOFTMAX}) {
+            SCOPED_TRACE(op_name(op));
+            Operands io{TensorBuffer(dt, {3, n}, {}, Role::Input), nullptr, nullptr,
+                        TensorBuffer(dt, {3, n}, {}, Role::Output)};
+            io.x.fill(gen);
+            const CheckResult r = run_and_check(op_spec(op, {1}), io);
+            EXPECT_TRUE(r.ok) << r.report;
+            const std::vector<double> y = io.y.read();
+            for (int64_t i = 0; i < 3 * n; ++i) {
+                if (!std::isinf(gen(i))) continue;
+                if (op == SIMDAX_OPERATOR_SOFTMAX)
+                    ASSERT_EQ(y[size_t(i)], 0.0) << "at " << i;
+                else
+                    ASSERT_EQ(y[size_t(i)], -kInf) << "at " << i;
+            }
+        }
+    }
+}
+
 TEST_P(NumericHostility, LargestFiniteMagnitudesDoNotOverflow) {
     const simdax_dtype dt = GetParam();
     const double big = dt == SIMDAX_DTYPE_FLOAT32 || dt == SIMDAX_DTYPE_BFLOAT16 ? 3e38 : max_finite(dt);
