@@ -212,12 +212,13 @@ struct BatchedRows {
             for (size_t r = 0; r < b; ++r) {
                 const size_t i = i0 + r;
                 const WholeRow<T, MT> w(q, i);
-                // The next batch's rows, while this one computes: each row
-                // starts a new page, where the hardware prefetchers restart.
-                if (q.prefetch && i + b < q.count) {
+                // The next batch's rows into L1 while this one computes,
+                // whatever the tensor's size (as Softmax's batched rows):
+                // otherwise the logits pass waits on their loads.
+                if (i + b < q.count) {
                     const char* next = reinterpret_cast<const char*>(w.x) + ptrdiff_t(b) * q.x_step;
                     for (size_t line = 0; line < (n + 1) * esize; line += 64)
-                        __builtin_prefetch(next + line, 0, 1);
+                        __builtin_prefetch(next + line, 0, 3);
                 }
                 // Built anew for a row's ALiBi position, not copied and changed:
                 // GCC copies in halves, which the loop's whole-vector loads of
