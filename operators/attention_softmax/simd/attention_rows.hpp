@@ -22,6 +22,7 @@
 
 #include "attention_softmax/simd/attention_logits.hpp"
 #include "attention_softmax/simd/attention_store.hpp"
+#include "simd/lane_blocks.hpp"
 #include "softmax/simd/smx_math.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
@@ -215,11 +216,9 @@ struct BatchedRows {
                 // The next batch's rows into L1 while this one computes,
                 // whatever the tensor's size (as Softmax's batched rows):
                 // otherwise the logits pass waits on their loads.
-                if (i + b < q.count) {
-                    const char* next = reinterpret_cast<const char*>(w.x) + ptrdiff_t(b) * q.x_step;
-                    for (size_t line = 0; line < (n + 1) * esize; line += 64)
-                        __builtin_prefetch(next + line, 0, 3);
-                }
+                if (i + b < q.count)
+                    prefetch_row(reinterpret_cast<const char*>(w.x) + ptrdiff_t(b) * q.x_step, n * esize,
+                                 false);
                 // Built anew for a row's ALiBi position, not copied and changed:
                 // GCC copies in halves, which the loop's whole-vector loads of
                 // the copy wait for (a store-forwarding stall per row).
