@@ -1,7 +1,8 @@
 // MVN's row statistics (for the mvn_rows slot), in the compute type: pass A
 // sums d = x - s and d^2, s = x[0] for a float row; a float16/bfloat16 row
 // kept in L1 as float takes s = 0 (its pass A is bound by vector
-// operations, not memory: one subtraction less per element). Only when s
+// operations, not memory: one subtraction less per element), and so does a
+// pass A carried by a long row's output (PassASteps). Only when s
 // lies far from the mean (one_pass_m2 fails) does pass B sum e = x - s' and
 // e^2 around s' = s + mean(d). The mean is carried as the pair (s,
 // sum(e)/n). A row whose statistics do not suit the fast path gets the
@@ -63,10 +64,10 @@ SIMDAX_INLINE RowSums<typename Vec<T>::E> row_pass_a(const T* x, size_t n, const
     return r;
 }
 
-// Pass A of a row with a float copy (x0 = 0), four vectors a step, so that
-// another row's loop can carry it: mvn_rows runs the next batch's pass A
-// inside this batch's output loops, where its loads and the output's
-// streaming stores share the memory's time instead of taking turns.
+// Pass A of a row (x0 = 0; copy: its float copy, or null), four vectors a
+// step, so that another row's loop can carry it: mvn_rows runs the next
+// batch's pass A inside this batch's output loops, where its loads and the
+// output's streaming stores share the memory's time instead of taking turns.
 // Element j always lands in the same lane of the same sum, in the same
 // order, however many steps the carrying loop took: a row's statistics do
 // not depend on which row carried its pass A (or on the thread split).
@@ -112,8 +113,9 @@ struct PassASteps {
     SIMDAX_INLINE RowSums<E> finish() {
         while (j + kStep <= n) step();
         if (j < n) {
-            const BlockSums<T> t = shifted_block_sums<T, false, Shift::none>(
-                x + j, n - j, V::zero(), copy + j, pfw ? pfw + j * sizeof(T) : nullptr, sizeof(T));
+            const BlockSums<T> t =
+                shifted_block_sums<T, false, Shift::none>(x + j, n - j, V::zero(), copy ? copy + j : nullptr,
+                                                          pfw ? pfw + j * sizeof(T) : nullptr, sizeof(T));
             if (n < kStep) return {E(0), V::hsum(t.s), V::hsum(t.q)};  // no step: the tail's sums alone
             a0 = V::add(a0, t.s);
             q0 = V::add(q0, t.q);

@@ -186,10 +186,12 @@ inline NormArgs row_norm_args(const MvnArgs& a, size_t g, double mean, double in
                     0};
 }
 
-template <class T>
-void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
-              const MvnArgs* args) {
-    const VecScope scope;
+// LONG: streamed rows of 4 KiB and more without a float copy, whose pass A
+// is carried too. Its own instance: in code that may carry, short float
+// rows ran slower.
+template <class T, bool LONG>
+void mvn_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+                 const MvnArgs* args) {
     using V = Vec<T>;
     using E = typename V::E;
     const MvnArgs& a = *args;
@@ -290,8 +292,8 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
     // Rows in batches: every row's pass A, then every row's moments, then
     // every row's output. The scalar chain from a row's sums to 1/divisor
     // (divisions, a square root: about a hundred cycles) then overlaps
-    // the other rows' chains instead of stalling each row's output. Rows
-    // with a float copy run the next batch's pass A inside this batch's
+    // the other rows' chains instead of stalling each row's output. A
+    // streamed output runs the next batch's pass A inside this batch's
     // output loops (PassASteps).
     const double inv_n = 1.0 / double(n);
     // Each row's output prefetched for writing by its pass A: not when
@@ -306,9 +308,10 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
     };
     // Carried only into streamed output (in cache, with ordinary stores,
     // the mixed loop is slower than the two apart) and rows of at least
-    // four steps.
-    const bool carry = conv && stream && n >= 4 * PassASteps<T>::kStep;
-    RowSums<E> sums[kMvnBatch];
+    // four steps. A row without a float copy sums x unshifted there (x0 =
+    // 0): one_pass_m2 sends a row far from 0 to pass B, which reads it again.
+    const bool carry = (conv || LONG) && stream && n >= 4 * PassASteps<T>::kStep;
+    RowSums<E> sums[kMvnBatch]{};
     RowMoments<E> mos[kMvnBatch];
     if (carry)
         for (size_t r = 0; r < batch && r < rows; ++r) sums[r] = steps(r, 0, r).finish();
@@ -333,6 +336,17 @@ void mvn_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
         }
     }
     if (stream) stream_fence();
+}
+
+template <class T>
+void mvn_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+              const MvnArgs* args) {
+    const VecScope scope;
+    const bool stream = x != static_cast<const void*>(y) && rows * n * sizeof(T) >= kStreamBytes;
+    if (stream && (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) && n * sizeof(T) >= 4096)
+        mvn_rows_of<T, true>(x, y, rows, n, xrs, yrs, args);
+    else
+        mvn_rows_of<T, false>(x, y, rows, n, xrs, yrs, args);
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
