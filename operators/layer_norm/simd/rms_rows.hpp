@@ -81,6 +81,59 @@ SIMDAX_INLINE double sum_squares(const T* x, size_t n, typename Vec<T>::E* copy,
     return total;
 }
 
+// sum_squares of a row without a copy, four vectors a step, so that the
+// row before's output loop can carry it (write_row's pa): its loads then
+// share the memory's time with that row's streaming stores. The same
+// operations in the same order as sum_squares: a row's sum does not depend
+// on how far it was carried.
+template <class T>
+struct SquareSteps {
+    using V = Vec<T>;
+    using R = typename V::R;
+    static constexpr size_t kStep = 4 * V::N;
+    static_assert(kMomentsBlock % kStep == 0, "a step never crosses a block");
+    const T* x;
+    size_t n, j = 0;
+    double total = 0;
+    R q0 = V::zero(), q1 = V::zero(), q2 = V::zero(), q3 = V::zero();
+
+    // Member by member (PassASteps: store forwarding).
+    SIMDAX_INLINE SquareSteps copied() const {
+        SquareSteps c{x, n, j, total};
+        c.q0 = q0, c.q1 = q1, c.q2 = q2, c.q3 = q3;
+        return c;
+    }
+    SIMDAX_INLINE void put_back(const SquareSteps& c) {
+        j = c.j, total = c.total;
+        q0 = c.q0, q1 = c.q1, q2 = c.q2, q3 = c.q3;
+    }
+    SIMDAX_INLINE void fold() {
+        total += double(V::hsum(V::add(V::add(q0, q1), V::add(q2, q3))));
+        q0 = q1 = q2 = q3 = V::zero();
+    }
+    SIMDAX_INLINE void step() {
+        if (j + kStep > n) return;
+        R v[4];
+        load4(x, j, static_cast<typename V::E*>(nullptr), v);
+        q0 = V::fma(v[0], v[0], q0), q1 = V::fma(v[1], v[1], q1);
+        q2 = V::fma(v[2], v[2], q2), q3 = V::fma(v[3], v[3], q3);
+        j += kStep;
+        if (j % kMomentsBlock == 0) fold();
+    }
+    // The steps the carrying loop did not take, the tail; the sum.
+    SIMDAX_INLINE double finish() {
+        while (j + kStep <= n) step();
+        if (j % kMomentsBlock == 0 && j == n) return total;
+        for (; j < n; j += V::N) {
+            const size_t cnt = n - j < V::N ? n - j : V::N;
+            const R v = cnt == V::N ? V::load(x + j) : V::loadn(x + j, cnt, V::zero());
+            q0 = V::fma(v, v, q0);
+        }
+        fold();
+        return total;
+    }
+};
+
 // Element e's Scale of row g in double (the wider path).
 template <class T>
 inline double scale_value(const RmsRowsArgs& a, size_t g, size_t e) {
@@ -157,10 +210,12 @@ SIMDAX_INLINE void with_scale(const RmsRowsArgs& a, size_t g, const typename Vec
 
 }  // namespace rms
 
-template <class T>
-void rms_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
-              const RmsRowsArgs* args) {
-    const VecScope scope;
+// LONG: streamed rows of kCarryRowBytes and more without a float copy, each row's
+// sum of squares carried by the row before's output (SquareSteps). Its own
+// instance, as mvn_rows_of.
+template <class T, bool LONG>
+void rms_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+                 const RmsRowsArgs* args) {
     using V = Vec<T>;
     using E = typename V::E;
     const RmsRowsArgs& a = *args;
@@ -191,14 +246,15 @@ void rms_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
     const size_t batch = rms::batch_rows<T>(n);
     const double inv_n = 1.0 / double(n), tiny = rms::kTinyMeanSquare<E> * double(n);
     const ConstantAccess<T> no_bias{E(0)};
-    // Row g's output from its sum of squares q (copy: its float copy, or null).
-    const auto write = [&](size_t g, double q, const E* copy) {
+    // Row g's output from its sum of squares q (copy: its float copy, or
+    // null); pa: the next row's sum, carried (LONG), or null.
+    const auto write = [&](size_t g, double q, const E* copy, rms::SquareSteps<T>* pa) {
         const T* xr = x + ptrdiff_t(g) * xrs;
         T* yr = y + ptrdiff_t(g) * yrs;
         if (!(std::isfinite(q) && q >= tiny)) return rms::row_wide(xr, yr, n, g, a);
         const double inv = 1.0 / std::sqrt(q * inv_n + a.epsilon);
         const E ie = E(inv);
-        const T* nx = g + pf_rows < rows ? x + ptrdiff_t(g + pf_rows) * xrs : nullptr;
+        const T* nx = !pa && g + pf_rows < rows ? x + ptrdiff_t(g + pf_rows) * xrs : nullptr;
         bool done = false;
         rms::with_scale<T>(
             a, g, ps, [&](auto sa) __attribute__((always_inline)) {
@@ -214,13 +270,27 @@ void rms_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
                     norm.va = V::set1(A);
                 }
                 if (copy)
-                    write_row<T, true>(copy, yr, n, nx, norm, sa, no_bias, out, nullptr);
+                    write_row<T, true>(copy, yr, n, nx, norm, sa, no_bias, out, pa);
                 else
-                    write_row<T, true>(xr, yr, n, nx, norm, sa, no_bias, out, nullptr);
+                    write_row<T, true>(xr, yr, n, nx, norm, sa, no_bias, out, pa);
                 done = true;
             });
         if (!done) rms::row_wide(xr, yr, n, g, a);
     };
+    if constexpr (LONG) {
+        double q = rms::SquareSteps<T>{x, n}.finish();
+        for (size_t g = 0; g < rows; ++g) {
+            if (g + 1 == rows) {
+                write(g, q, nullptr, static_cast<rms::SquareSteps<T>*>(nullptr));
+                break;
+            }
+            rms::SquareSteps<T> next{x + ptrdiff_t(g + 1) * xrs, n};
+            write(g, q, nullptr, &next);
+            q = next.finish();
+        }
+        stream_fence();
+        return;
+    }
     double q[kMvnBatch];
     for (size_t g0 = 0; g0 < rows; g0 += batch) {
         const size_t nb = rows - g0 < batch ? rows - g0 : batch;
@@ -230,9 +300,22 @@ void rms_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, pt
             const char* pfw = stream ? nullptr : reinterpret_cast<const char*>(y + ptrdiff_t(g) * yrs);
             q[r] = rms::sum_squares(x + ptrdiff_t(g) * xrs, n, conv ? xf + r * n : nullptr, pfw);
         }
-        for (size_t r = 0; r < nb; ++r) write(g0 + r, q[r], conv ? xf + r * n : nullptr);
+        for (size_t r = 0; r < nb; ++r)
+            write(g0 + r, q[r], conv ? xf + r * n : nullptr, static_cast<rms::SquareSteps<T>*>(nullptr));
     }
     if (stream) stream_fence();
+}
+
+template <class T>
+void rms_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
+              const RmsRowsArgs* args) {
+    const VecScope scope;
+    const bool stream = x != static_cast<const void*>(y) && rows * n * sizeof(T) >= kStreamBytes;
+    if (stream && (std::is_same_v<T, typename Vec<T>::E> || n > rms::kCopyMax) &&
+        n * sizeof(T) >= kCarryRowBytes)
+        rms_rows_of<T, true>(x, y, rows, n, xrs, yrs, args);
+    else
+        rms_rows_of<T, false>(x, y, rows, n, xrs, yrs, args);
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

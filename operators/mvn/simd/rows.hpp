@@ -26,6 +26,9 @@ constexpr size_t kMvnPreconvert = 2048;
 // rows of up to 6 KiB in all (their float copies stay in L1); a float
 // row's output already waits on memory.
 constexpr size_t kMvnBatch = 4;
+// Streamed rows without a float copy from this size on carry the next row's
+// pass A in their output (shorter ones measured no faster).
+constexpr size_t kCarryRowBytes = 8192;
 // A call's output beyond this size is prefetched for writing, row by row.
 constexpr size_t kPrefetchOutBytes = size_t(1) << 20;
 // The float copies of one batch (mvn_batch: at most 6 KiB of input).
@@ -62,11 +65,12 @@ struct RowsOutput {
 // One row's output; xr (T, or with DEV the row's float copy of deviations
 // from mh, row_moments.hpp) to yr. nx: the next rows' input, prefetched as
 // this row is written (the hardware prefetchers stop at each 4 KiB page).
-// pa: another row's pass A, carried by the output loop as far as it goes
-// (the caller finishes it). SA, BA: row_scale_bias.hpp.
-template <class T, bool DEV, class S, class SA, class BA>
+// pa: another row's pass A (PassASteps, or rms_rows' sum of squares),
+// carried by the output loop as far as it goes (the caller finishes it).
+// SA, BA: row_scale_bias.hpp.
+template <class T, bool DEV, class S, class SA, class BA, class PA>
 void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx, const RowNorm<T>& norm,
-               const SA sc, const BA bi, const RowsOutput<T>& out, PassASteps<T>* const pa) {
+               const SA sc, const BA bi, const RowsOutput<T>& out, PA* const pa) {
     using V = Vec<T>;
     using E = typename V::E;
     using R = typename V::R;
@@ -126,7 +130,7 @@ void write_row(const S* const xr, T* const yr, const size_t n, const T* const nx
         // Two vectors per store: one narrowing for both (store_pair). A
         // carried pass A steps once per four vectors written.
         if (pa) {
-            PassASteps<T> p = pa->copied();
+            PA p = pa->copied();
             for (; i + 4 * V::N <= se; i += 4 * V::N) {
                 p.step();
                 store_pair<V>(yo + i, full(i), full(i + V::N), stream);
@@ -186,8 +190,8 @@ inline NormArgs row_norm_args(const MvnArgs& a, size_t g, double mean, double in
                     0};
 }
 
-// LONG: streamed rows of 4 KiB and more without a float copy, whose pass A
-// is carried too. Its own instance: in code that may carry, short float
+// LONG: streamed rows of kCarryRowBytes and more without a float copy, whose
+// pass A is carried too. Its own instance: in code that may carry, short float
 // rows ran slower.
 template <class T, bool LONG>
 void mvn_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
@@ -343,7 +347,8 @@ void mvn_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrd
               const MvnArgs* args) {
     const VecScope scope;
     const bool stream = x != static_cast<const void*>(y) && rows * n * sizeof(T) >= kStreamBytes;
-    if (stream && (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) && n * sizeof(T) >= 4096)
+    if (stream && (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) &&
+        n * sizeof(T) >= kCarryRowBytes)
         mvn_rows_of<T, true>(x, y, rows, n, xrs, yrs, args);
     else
         mvn_rows_of<T, false>(x, y, rows, n, xrs, yrs, args);
