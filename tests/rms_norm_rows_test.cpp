@@ -141,15 +141,17 @@ TEST(RmsNormRows, ExtremeScale) {
 
 // Outputs of 2 MiB and more (streamed), BERT's shape and long rows; the
 // rows split over two threads give bitwise the calling thread's output.
-// [160, 4100] float32: one thread streams, each row's sum carried by the row
-// before's output (SquareSteps); two threads' halves are not streamed.
+// [160, 4100] float32 and [320, 4100] float16/bfloat16: one thread streams,
+// each row's sum carried by the row before's output (SquareSteps); two
+// threads' halves are not streamed (the 16-bit rows then keep float copies).
 TEST(RmsNormRows, LargeAndThreads) {
     const TwoThreadPool threads;
     ASSERT_EQ(threads.status, SIMDAX_OK);
     const bool emulated = emulated_run();
     for (simdax_dtype dt : kDtypes)
         for (const auto& shape : {std::vector<int64_t>{32, 128, 384}, std::vector<int64_t>{3, 4096},
-                                  std::vector<int64_t>{8, 70001}, std::vector<int64_t>{160, 4100}}) {
+                                  std::vector<int64_t>{8, 70001}, std::vector<int64_t>{160, 4100},
+                                  std::vector<int64_t>{320, 4100}}) {
             if (emulated && shape[0] >= 32) continue;
             NormCase c = rows_case(dt, 1, 1, half(dt) && shape.size() == 2, false);
             c.x.sizes = c.y.sizes = shape;

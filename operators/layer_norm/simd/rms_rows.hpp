@@ -210,9 +210,9 @@ SIMDAX_INLINE void with_scale(const RmsRowsArgs& a, size_t g, const typename Vec
 
 }  // namespace rms
 
-// LONG: streamed rows of kCarryRowBytes and more without a float copy, each row's
-// sum of squares carried by the row before's output (SquareSteps). Its own
-// instance, as mvn_rows_of.
+// LONG: streamed rows of kCarryRowBytes and more, each row's sum of squares
+// carried by the row before's output (SquareSteps), with no float copy. Its
+// own instance, as mvn_rows_of.
 template <class T, bool LONG>
 void rms_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
                  const RmsRowsArgs* args) {
@@ -224,12 +224,13 @@ void rms_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs,
     constexpr bool kHalf = !std::is_same_v<T, E>;
     // float16/bfloat16: a Scale shared by every row converted once, and each
     // row converted once by its pass A, the output reading the float copy
-    // from L1 (as mvn_rows).
+    // from L1 (as mvn_rows). A LONG row's output converts it again instead
+    // of reading a copy: its carried pass then writes nothing.
     alignas(64) E pre_s[kHalf ? rms::kCopyMax : 1];
     const E* ps = nullptr;
-    const bool conv = kHalf && n <= rms::kCopyMax;
+    const bool conv = kHalf && n <= rms::kCopyMax && !LONG;
     if constexpr (kHalf) {
-        if (conv && !a.scale_f32 && a.scale_rs == 0 && a.scale_ks == 1) {
+        if (n <= rms::kCopyMax && !a.scale_f32 && a.scale_rs == 0 && a.scale_ks == 1) {
             convert(static_cast<const T*>(a.scale), pre_s, n);
             ps = pre_s;
         }
@@ -311,8 +312,7 @@ void rms_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrd
               const RmsRowsArgs* args) {
     const VecScope scope;
     const bool stream = x != static_cast<const void*>(y) && rows * n * sizeof(T) >= kStreamBytes;
-    if (stream && (std::is_same_v<T, typename Vec<T>::E> || n > rms::kCopyMax) &&
-        n * sizeof(T) >= kCarryRowBytes)
+    if (stream && n * sizeof(T) >= kCarryRowBytes)
         rms_rows_of<T, true>(x, y, rows, n, xrs, yrs, args);
     else
         rms_rows_of<T, false>(x, y, rows, n, xrs, yrs, args);
