@@ -297,8 +297,8 @@ void mvn_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs,
     // every row's output. The scalar chain from a row's sums to 1/divisor
     // (divisions, a square root: about a hundred cycles) then overlaps
     // the other rows' chains instead of stalling each row's output. A
-    // streamed output runs the next batch's pass A inside this batch's
-    // output loops (PassASteps).
+    // streamed output of rows with float copies, or of LONG rows, runs the
+    // next batch's pass A inside this batch's output loops (PassASteps).
     const double inv_n = 1.0 / double(n);
     // Each row's output prefetched for writing by its pass A: not when
     // streamed (no read for ownership), nor when the call's output is small
