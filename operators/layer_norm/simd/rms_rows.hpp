@@ -215,7 +215,7 @@ SIMDAX_INLINE void with_scale(const RmsRowsArgs& a, size_t g, const typename Vec
 // own instance, as mvn_rows_of.
 template <class T, bool LONG>
 void rms_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
-                 const RmsRowsArgs* args) {
+                 const RmsRowsArgs* args, bool stream) {
     using V = Vec<T>;
     using E = typename V::E;
     const RmsRowsArgs& a = *args;
@@ -237,9 +237,6 @@ void rms_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs,
     }
     alignas(64) E xf[kHalf ? rms::kCopyMax : 1];
     alignas(64) E buf[kNormBlock];  // write_row's activation buffer (identity: unused)
-    // A large output (the executor passes many rows per call) is streamed.
-    const bool stream =
-        static_cast<const void*>(x) != static_cast<void*>(y) && rows * n * sizeof(T) >= kStreamBytes;
     const ActParams identity{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
     const RowsOutput<T> out{identity, stream, buf};
     // Rows ahead whose input the output loop prefetches: about 6 KiB ahead.
@@ -311,11 +308,12 @@ template <class T>
 void rms_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
               const RmsRowsArgs* args) {
     const VecScope scope;
+    // A large output (the executor passes many rows per call) is streamed.
     const bool stream = x != static_cast<const void*>(y) && rows * n * sizeof(T) >= kStreamBytes;
     if (stream && n * sizeof(T) >= kCarryRowBytes)
-        rms_rows_of<T, true>(x, y, rows, n, xrs, yrs, args);
+        rms_rows_of<T, true>(x, y, rows, n, xrs, yrs, args, true);
     else
-        rms_rows_of<T, false>(x, y, rows, n, xrs, yrs, args);
+        rms_rows_of<T, false>(x, y, rows, n, xrs, yrs, args, stream);
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

@@ -195,7 +195,7 @@ inline NormArgs row_norm_args(const MvnArgs& a, size_t g, double mean, double in
 // rows ran slower.
 template <class T, bool LONG>
 void mvn_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
-                 const MvnArgs* args) {
+                 const MvnArgs* args, bool stream) {
     using V = Vec<T>;
     using E = typename V::E;
     const MvnArgs& a = *args;
@@ -232,9 +232,6 @@ void mvn_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs,
     const auto copy_of = [&](size_t set, size_t r) {
         return conv ? xf + set * (kMvnCopySet + 512) + r * n : nullptr;
     };
-    // A large output (the executor passes many rows per call) is streamed.
-    const bool stream =
-        static_cast<const void*>(x) != static_cast<void*>(y) && rows * n * sizeof(T) >= kStreamBytes;
     const RowsOutput<T> out{a.act, stream, buf};
     // Rows ahead whose input the output loop prefetches: about 6 KiB ahead.
     const size_t pf_rows = 1 + 6144 / (n * sizeof(T) + 1);
@@ -346,12 +343,13 @@ template <class T>
 void mvn_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
               const MvnArgs* args) {
     const VecScope scope;
+    // A large output (the executor passes many rows per call) is streamed.
     const bool stream = x != static_cast<const void*>(y) && rows * n * sizeof(T) >= kStreamBytes;
     if (stream && (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) &&
         n * sizeof(T) >= kCarryRowBytes)
-        mvn_rows_of<T, true>(x, y, rows, n, xrs, yrs, args);
+        mvn_rows_of<T, true>(x, y, rows, n, xrs, yrs, args, true);
     else
-        mvn_rows_of<T, false>(x, y, rows, n, xrs, yrs, args);
+        mvn_rows_of<T, false>(x, y, rows, n, xrs, yrs, args, stream);
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
