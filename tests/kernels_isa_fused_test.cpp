@@ -34,7 +34,7 @@ using simdax::DtypeKernels;
 // holds a sentinel that must survive. Row g of the input gets a special-value
 // pattern chosen by (g + salt) % kRowKinds (kind 0: plain random), so the
 // short-row pipeline meets special rows before, between and after plain ones.
-constexpr int kRowKinds = 11;
+constexpr int kRowKinds = 12;
 
 void fill_row(Buf& x, ptrdiff_t off, size_t n, int kind, DType dt, std::mt19937& rng) {
     std::uniform_real_distribution<double> u(-20, 20);
@@ -73,6 +73,9 @@ void fill_row(Buf& x, ptrdiff_t off, size_t n, int kind, DType dt, std::mt19937&
         }
         case 10:  // a whole block (the second) of -inf, the max growing block by block
             for (size_t i = 0; i < n; ++i) at(i, i >= 2048 && i < 4096 ? -kInf : u(rng) + 0.01 * double(i));
+            break;
+        case 11:  // the max in the last element, well above the other rows' (a tail decides the sum)
+            at(n - 1, 30.0);
             break;
         default: break;
     }

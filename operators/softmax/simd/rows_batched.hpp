@@ -8,6 +8,8 @@
 // pass is a plain loop over a row, with no per-row bookkeeping between them.
 // The sum pass prefetches the next batch's rows: otherwise the max pass
 // waits on memory with no computation beside it to overlap.
+// With 16 vector registers the max and sum passes take the rows two at a
+// time (row_pairs.hpp).
 // A row whose max is not an ordinary number (NaN lost by max, +-inf,
 // |max| >= 2^22) is done on its own; a NaN the max lost reaches the sum.
 #pragma once
@@ -15,6 +17,7 @@
 #include <type_traits>
 
 #include "softmax/simd/one_row.hpp"
+#include "softmax/simd/row_pairs.hpp"
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
@@ -30,6 +33,7 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
     constexpr bool kBufExp = (kBuf && !kLog) || EXP_BUF;
     constexpr int D = kSumDeg<T, K>;
     constexpr size_t N = V::N;
+    constexpr bool kPairs = RegsOf<V>::value < 32;  // row_pairs.hpp
     size_t batch = kRowsL1Bytes / (n * sizeof(E));
     batch = batch < 1 ? 1 : batch > N ? N : batch;
     alignas(64) E buf[kBuf || kBufExp ? kRowsL1Bytes / sizeof(E) : 1];
@@ -37,8 +41,15 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
     bool alone[N];
     for (size_t r0 = 0; r0 < rows; r0 += batch) {
         const size_t b = rows - r0 < batch ? rows - r0 : batch;
-        for (size_t i = 0; i < b; ++i) {
+        size_t i2 = 0;  // rows taken in pairs (kPairs)
+        if constexpr (kPairs)
+            for (; i2 + 2 <= b; i2 += 2)
+                pair_max(x + ptrdiff_t(r0 + i2) * xrs, x + ptrdiff_t(r0 + i2 + 1) * xrs, n,
+                         kBuf ? buf + i2 * n : nullptr, kBuf ? buf + (i2 + 1) * n : nullptr, m[i2],
+                         m[i2 + 1]);
+        for (size_t i = i2; i < b; ++i)
             m[i] = block_max(x + ptrdiff_t(r0 + i) * xrs, n, kBuf ? buf + i * n : nullptr);
+        for (size_t i = 0; i < b; ++i) {
             alone[i] = !MX::template foldable<D>(m[i]);
             hi[i] = MX::template hi_of<true>(m[i]);
         }
@@ -48,15 +59,25 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
             else
                 return reinterpret_cast<const E*>(x + ptrdiff_t(r0 + i) * xrs);
         };
+        auto pow_dst = [&](size_t i) -> E* {
+            return STORE     ? reinterpret_cast<E*>(y + ptrdiff_t(r0 + i) * yrs)
+                   : kBufExp ? buf + i * n
+                             : nullptr;
+        };
         for (size_t i = 0; i < b; ++i) {
             if (r0 + b + i < rows) prefetch_row(x + ptrdiff_t(r0 + b + i) * xrs, n * sizeof(T), false);
             cs[i] = E(1);
             if (alone[i]) continue;
-            E* st = STORE     ? reinterpret_cast<E*>(y + ptrdiff_t(r0 + i) * yrs)
-                    : kBufExp ? buf + i * n
-                              : nullptr;
-            cs[i] =
-                V::hsum(fused_block_sum < E, true, STORE || kBufExp, D > (src(i), st, n, V::set1(-hi[i])));
+            if (kPairs && i + 1 < b && !alone[i + 1]) {
+                if (r0 + b + i + 1 < rows)
+                    prefetch_row(x + ptrdiff_t(r0 + b + i + 1) * xrs, n * sizeof(T), false);
+                pair_sum<E, STORE || kBufExp, D>(src(i), src(i + 1), pow_dst(i), pow_dst(i + 1), n,
+                                                 V::set1(-hi[i]), V::set1(-hi[i + 1]), cs[i], cs[i + 1]);
+                ++i;
+                continue;
+            }
+            cs[i] = V::hsum(fused_block_sum < E, true, STORE || kBufExp,
+                            D > (src(i), pow_dst(i), n, V::set1(-hi[i])));
         }
         for (size_t i = 0; i < b; i += N) {
             const size_t c = b - i < N ? b - i : N;
