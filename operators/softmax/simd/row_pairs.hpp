@@ -15,8 +15,8 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 // The max of each of x0[0..n) and x1[0..n); c0/c1 (float16/bfloat16, or
 // null): their float values are written there on the way.
 template <class T>
-SIMDAX_INLINE void pair_max(const T* x0, const T* x1, size_t n, typename Vec<T>::E* c0, typename Vec<T>::E* c1,
-                            typename Vec<T>::E& m0, typename Vec<T>::E& m1) {
+SIMDAX_INLINE void pair_max(const T* x0, const T* x1, size_t n, typename Vec<T>::E* c0,
+                            typename Vec<T>::E* c1, typename Vec<T>::E& m0, typename Vec<T>::E& m1) {
     using V = Vec<T>;
     using VE = Vec<typename V::E>;
     using R = typename V::R;
