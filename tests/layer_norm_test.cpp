@@ -245,8 +245,10 @@ TEST(LayerNorm, SpecialValues) {
 }
 
 // The ends of each dtype's range: deviations from the mean beyond float's
-// range (a row of +-max), subnormal rows, and a Scale near the dtype's max
-// on a row of small variance (inv * scale beyond float, the output not).
+// range (a row of +-max), subnormal rows, a Scale near the dtype's max
+// on a row of small variance (inv * scale beyond float, the output not),
+// and a row far from 0 whose elements are a few ulps apart (the squares of
+// their deviations beyond float: the fuzzer's [-7.5e37, +2 ulps, +2 ulps]).
 TEST(LayerNorm, ExtremeRanges) {
     for (simdax_dtype dt : kDtypes)
         for (simdax_operator_type op :
@@ -256,7 +258,8 @@ TEST(LayerNorm, ExtremeRanges) {
                     const bool f16 = dt == SIMDAX_DTYPE_FLOAT16;
                     const double max = f16 ? 6e4 : 3e38, subnormal = f16 ? 3e-6 : 1e-39;
                     const bool huge_scale = variant & 1, skip = variant & 2;
-                    NormCase c = statistics_case(op, dt, variant == 1 ? 0.0f : 1e-5f, 5, n);
+                    const double ulp = dt == SIMDAX_DTYPE_FLOAT32 ? 0x1p-23 : f16 ? 0x1p-10 : 0x1p-7;
+                    NormCase c = statistics_case(op, dt, variant == 1 ? 0.0f : 1e-5f, 6, n);
                     c.x.strides = {n + 2, 1};
                     c.has_skip = c.has_skip_bias = skip;
                     c.skip.sizes = c.x.sizes;
@@ -272,6 +275,7 @@ TEST(LayerNorm, ExtremeRanges) {
                             case 1: return e % 2 ? max : -max;
                             case 2: return subnormal * rng.uniform(-1, 1);
                             case 3: return 1.0 + 1e-3 * double(e % 5);  // small variance
+                            case 4: return -max / 4 * (e % 3 ? 1 - 2 * ulp : 1.0);
                             default: return rng.uniform(-3, 3);
                         }
                     });
