@@ -24,6 +24,13 @@ inline size_t col_block_rows(ptrdiff_t row_bytes) {
     return offsets * 8 < kColRows ? offsets * 8 : kColRows;
 }
 
+// Vectors of a lane block whose max and sum passes run together over a
+// block of rows: each keeps three vectors (block max, -max, sum) live in
+// the row loops, which with more vectors than registers went to the stack
+// at every row (cols_states' blocks of 32 vectors).
+template <class V>
+constexpr int kReduceVectors = RegsOf<V>::value / 4;
+
 // Per lane of a block: mx = max, sum = sum of exp(x - mx) in double.
 template <class T, SoftmaxKind K, int NV, bool PARTIAL>
 SIMDAX_INLINE void cols_block_reduce(const T* x, size_t r, size_t tail, ptrdiff_t xrs, const ColPrefetch& pf,
@@ -33,6 +40,8 @@ SIMDAX_INLINE void cols_block_reduce(const T* x, size_t r, size_t tail, ptrdiff_
     using R = typename V::R;
     using W = Wide<V>;
     using MX = SmxMath<V>;
+    constexpr int Q = NV < kReduceVectors<V> ? NV : kReduceVectors<V>;
+    static_assert(NV % Q == 0, "lane blocks are whole groups of Q vectors");
     const R ninf = V::set1(E(-__builtin_inf())), one = V::set1(E(1)), zero = V::zero();
     const size_t bytes = (size_t(NV - 1) * V::N + tail) * sizeof(T);
     SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
@@ -42,32 +51,37 @@ SIMDAX_INLINE void cols_block_reduce(const T* x, size_t r, size_t tail, ptrdiff_
     const size_t block_rows = col_block_rows(xrs * ptrdiff_t(sizeof(T)));
     for (size_t j0 = 0; j0 < r; j0 += block_rows) {
         const size_t j1 = r - j0 < block_rows ? r : j0 + block_rows;
-        R bm[NV], nh[NV], bs[NV];
-        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) bm[u] = ninf;
-        for (size_t j = j0; j < j1; ++j) {
-            const T* row = x + ptrdiff_t(j) * xrs;
-            if (pf.ahead && j + kColPrefetch < r)
-                prefetch_row(row + ptrdiff_t(kColPrefetch) * xrs, bytes, false);
-            if (pf.next_bytes && j0 == 0) prefetch_row(row + pf.next, pf.next_bytes, false);
-            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) bm[u] =
-                V::max(bm[u], ld_lane<NV, PARTIAL>(row, u, tail, ninf));
+        for (int q = 0; q < NV; q += Q) {
+            R bm[Q], nh[Q], bs[Q];
+            SIMDAX_UNROLL for (int u = 0; u < Q; ++u) bm[u] = ninf;
+            for (size_t j = j0; j < j1; ++j) {
+                const T* row = x + ptrdiff_t(j) * xrs;
+                if (q == 0) {
+                    if (pf.ahead && j + kColPrefetch < r)
+                        prefetch_row(row + ptrdiff_t(kColPrefetch) * xrs, bytes, false);
+                    if (pf.next_bytes && j0 == 0) prefetch_row(row + pf.next, pf.next_bytes, false);
+                }
+                SIMDAX_UNROLL for (int u = 0; u < Q; ++u) bm[u] =
+                    V::max(bm[u], ld_lane<NV, PARTIAL>(row, q + u, tail, ninf));
+            }
+            W fo[Q];
+            SIMDAX_UNROLL for (int u = 0; u < Q; ++u) {
+                const R nm = V::max(mx[q + u], bm[u]);  // a NaN block max survives (second operand)
+                fo[u] = W::from(
+                    V::blend(V::eq(mx[q + u], nm), MX::template ex<false>(mx[q + u], V::sub(zero, nm)), one));
+                nh[u] = V::sub(zero, V::blend(V::eq(nm, ninf), nm, zero));
+                mx[q + u] = nm;
+                bs[u] = zero;
+            }
+            for (size_t j = j0; j < j1; ++j) {
+                const T* row = x + ptrdiff_t(j) * xrs;
+                SIMDAX_UNROLL for (int u = 0; u < Q; ++u) bs[u] = MX::template ex_add<false, kSumDeg<T, K>>(
+                    ld_lane<NV, PARTIAL>(row, q + u, tail, ninf), nh[u], bs[u]);
+            }
+            SIMDAX_UNROLL for (int u = 0; u < Q; ++u) sum[q + u] =
+                wmap<V>(wmap<V>(sum[q + u], fo[u], [](VD::R a, VD::R b) { return VD::mul(a, b); }),
+                        W::from(bs[u]), [](VD::R a, VD::R b) { return VD::add(a, b); });
         }
-        W fo[NV];
-        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
-            const R nm = V::max(mx[u], bm[u]);  // a NaN block max survives (second operand)
-            fo[u] = W::from(V::blend(V::eq(mx[u], nm), MX::template ex<false>(mx[u], V::sub(zero, nm)), one));
-            nh[u] = V::sub(zero, V::blend(V::eq(nm, ninf), nm, zero));
-            mx[u] = nm;
-            bs[u] = zero;
-        }
-        for (size_t j = j0; j < j1; ++j) {
-            const T* row = x + ptrdiff_t(j) * xrs;
-            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) bs[u] = MX::template ex_add<false, kSumDeg<T, K>>(
-                ld_lane<NV, PARTIAL>(row, u, tail, ninf), nh[u], bs[u]);
-        }
-        SIMDAX_UNROLL for (int u = 0; u < NV; ++u) sum[u] =
-            wmap<V>(wmap<V>(sum[u], fo[u], [](VD::R a, VD::R b) { return VD::mul(a, b); }), W::from(bs[u]),
-                    [](VD::R a, VD::R b) { return VD::add(a, b); });
     }
 }
 
