@@ -173,6 +173,8 @@ void row(const AttnRowArgs& a) {
     if (!a.stream || a.n > kBlock) {
         if (a.before) fill(y - a.before, a.before, a.log);
         if (a.after) fill(y + a.n, a.after, a.log);
+    } else if (!fused) {
+        fill_outside_lines<T>(a);
     }
     if (fused)
         fused_softmax_row<T, MT, FL, DEG>(a);

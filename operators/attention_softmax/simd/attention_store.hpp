@@ -59,9 +59,38 @@ void fill(T* y, size_t n, bool log) {
         y, n, [&](size_t, size_t) { return v; }, false);
 }
 
+// A streamed row's elements [0, total) split at cache lines around its
+// visible keys [lo, hi): [0, begin) and [end, total) hold excluded keys
+// only, so that each part's streamed lines are whole and no partial
+// (masked) store falls between them. Elements not aligned to T: one part.
+struct LineSplit {
+    size_t begin, end;
+};
+template <class T>
+LineSplit line_split(const T* row, size_t lo, size_t hi, size_t total) {
+    if (reinterpret_cast<uintptr_t>(row) % sizeof(T) != 0) return {0, total};
+    const size_t back = size_t(reinterpret_cast<uintptr_t>(row + lo) % kLineBytes) / sizeof(T);
+    const size_t end = hi + before_boundary<kLineBytes>(row + hi);
+    return {lo > back ? lo - back : 0, end < total ? end : total};
+}
+
+// The excluded keys in the line_split parts of a streamed row that hold no
+// visible key, written before the row computes: they drain while it does,
+// where after it they queued behind the row's own streamed stores.
+template <class T>
+void fill_outside_lines(const AttnRowArgs& a) {
+    auto* row = result_ptr(static_cast<T*>(a.y)) - a.before;
+    const size_t total = a.before + a.n + a.after;
+    const LineSplit s = line_split(row, a.before, a.before + a.n, total);
+    const R v = V::set1(a.log ? -__builtin_inff() : 0.0f);
+    const auto g = [v](size_t, size_t) { return v; };
+    if (s.begin) store_each(row, s.begin, g, true);
+    if (s.end < total) store_each(row + s.end, total - s.end, g, true);
+}
+
 // A row's output from buf (its n visible keys; f maps a vector of buf to
-// outputs). Streamed: the excluded keys around them in the same pass, so
-// that no partial (masked) store falls between streamed lines.
+// outputs). Streamed: the excluded keys beside them within their cache
+// lines in the same pass (fill_outside_lines wrote the rest).
 template <class T, class F>
 void store_row(const AttnRowArgs& a, const float* buf, F f) {
     auto* y = result_ptr(static_cast<T*>(a.y));
@@ -69,7 +98,9 @@ void store_row(const AttnRowArgs& a, const float* buf, F f) {
     const float fill_value = a.log ? -__builtin_inff() : 0.0f;
     const R fv = V::set1(fill_value);
     const size_t lo = a.before, hi = a.before + a.n;
+    const LineSplit s = line_split(y - lo, lo, hi, hi + a.after);
     const auto g = [&, lo, hi](size_t j, size_t c) {
+        j += s.begin;
         if (j >= lo && j + c <= hi)
             return f(c == V::N ? V::load(buf + (j - lo)) : V::loadn(buf + (j - lo), c, V::zero()));
         if (j + c <= lo || j >= hi) return fv;
@@ -80,7 +111,7 @@ void store_row(const AttnRowArgs& a, const float* buf, F f) {
             if (j + l < lo || j + l >= hi) t[l] = fill_value;
         return V::load(t);
     };
-    store_each(y - lo, hi + a.after, g, true);
+    store_each(y - lo + s.begin, s.end - s.begin, g, true);
 }
 
 }  // namespace attn
