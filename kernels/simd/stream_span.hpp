@@ -49,4 +49,11 @@ inline StreamSpan stream_span(const T* y, size_t n) {
     return {(b - a) / sizeof(T), (e - a) / sizeof(T)};
 }
 
+// Whether every row of y (rows of yrs elements apart) starts on a cache line.
+template <class T>
+inline bool rows_on_lines(const T* y, size_t rows, ptrdiff_t yrs) {
+    return reinterpret_cast<uintptr_t>(y) % kLineBytes == 0 &&
+           (rows < 2 || size_t(yrs) * sizeof(T) % kLineBytes == 0);
+}
+
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

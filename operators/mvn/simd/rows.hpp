@@ -343,8 +343,13 @@ template <class T>
 void mvn_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
               const MvnArgs* args) {
     const VecScope scope;
-    // A large output (the executor passes many rows per call) is streamed.
-    const bool stream = x != static_cast<const void*>(y) && rows * n * sizeof(T) >= kStreamBytes;
+    // A large output (the executor passes many rows per call) is streamed;
+    // float16/bfloat16 rows only where each starts on a cache line: off the
+    // line, streaming them cost more than the reads for ownership it saves
+    // (why, with their partial lines written by ordinary stores, is open).
+    const bool stream =
+        x != static_cast<const void*>(y) && rows * n * sizeof(T) >= kStreamBytes &&
+        (std::is_same_v<T, typename Vec<T>::E> || rows_on_lines(static_cast<const T*>(y), rows, yrs));
     if (stream && (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) &&
         n * sizeof(T) >= kCarryRowBytes)
         mvn_rows_of<T, true>(x, y, rows, n, xrs, yrs, args, true);
