@@ -32,6 +32,12 @@ struct CpuFacts {
     // pages at once: true on Intel, where that covers more memory latency;
     // AMD cores keep fewer write-combining streams and lose by it.
     bool interleave_streams;
+    // MVN's, LayerNorm's and RMSNorm's streamed rows of kCarryRowBytes and
+    // more carry the next row's first pass in their output loops
+    // (mvn/simd/rows.hpp): true on Intel, where the next row's loads then
+    // overlap this row's non-temporal stores; on AMD the rows took up to
+    // twice as long carried as apart.
+    bool carry_row_passes;
     // AVX512-BF16's VCVTNEPS2BF16 may be used (the avx512 level does not
     // imply it).
     bool avx512bf16;

@@ -37,6 +37,7 @@ TEST(CpuFeatures, KernelTablesCarryTheFacts) {
         if (!k || !k->facts) continue;
         EXPECT_EQ(k->facts->interleave_streams, cpu_info().interleave_streams)
             << simdax_isa_name(simdax_isa(i));
+        EXPECT_EQ(k->facts->carry_row_passes, cpu_info().carry_row_passes) << simdax_isa_name(simdax_isa(i));
         EXPECT_EQ(k->facts->avx512bf16, cpu_info().avx512bf16) << simdax_isa_name(simdax_isa(i));
     }
 }
@@ -157,9 +158,11 @@ TEST(CpuFeaturesDecode, Zen4HasAvx512ButNoFp16) {
 
 TEST(CpuFeaturesDecode, InterleavedStreamsOnIntelOnly) {
     EXPECT_TRUE(decode(sapphire_rapids()).interleave_streams);
+    EXPECT_TRUE(decode(sapphire_rapids()).carry_row_passes);
     X86CpuidBits b = sapphire_rapids();
     set_vendor(b, "AuthenticAMD");
     EXPECT_FALSE(decode(b).interleave_streams);
+    EXPECT_FALSE(decode(b).carry_row_passes);
     set_vendor(b, "GenuineIotel");  // one register off
     EXPECT_FALSE(decode(b).interleave_streams);
     b = sapphire_rapids();

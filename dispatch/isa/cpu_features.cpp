@@ -121,8 +121,10 @@ void decode_x86(const X86CpuidBits& b, CpuInfo* out) {
         if (n.on) add_feature(out, n.name);
 
     // "GenuineIntel" in EBX, EDX, ECX.
-    out->interleave_streams =
+    const bool intel =
         b.vendor_ebx == 0x756e6547u && b.vendor_edx == 0x49656e69u && b.vendor_ecx == 0x6c65746eu;
+    out->interleave_streams = intel;
+    out->carry_row_passes = intel;
 }
 
 namespace {

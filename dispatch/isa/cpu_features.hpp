@@ -16,6 +16,9 @@ struct CpuInfo {
     // Kernels spread non-temporal stores over four pages at once
     // (CpuFacts in kernel_table.hpp): Intel only.
     bool interleave_streams;
+    // Long streamed rows carry the next row's first pass (CpuFacts):
+    // Intel only.
+    bool carry_row_passes;
     bool avx512bf16;  // AVX512-BF16 usable (CPU and OS), for CpuFacts
 };
 
@@ -34,7 +37,7 @@ struct X86CpuidBits {
     uint32_t leaf7_1_eax;                      // leaf 7 subleaf 1 (ignored if leaf7_0_eax < 1)
     uint64_t xcr0;                             // only meaningful when OSXSAVE (leaf1 ecx bit 27) is set
 };
-// Fills isa_ok[], features and interleave_streams from the bits
+// Fills isa_ok[], features, interleave_streams and carry_row_passes from the bits
 // (vendor/brand untouched).
 void decode_x86(const X86CpuidBits& bits, CpuInfo* out);
 #endif

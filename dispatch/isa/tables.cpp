@@ -55,6 +55,7 @@ bool compose_all() {
         for (int d = 0; d < kDTypeCount; ++d) overlay(&g_composed[i].dt[d], own->dt[d]);
         if (own->facts) {
             own->facts->interleave_streams = cpu_info().interleave_streams;
+            own->facts->carry_row_passes = cpu_info().carry_row_passes;
             own->facts->avx512bf16 = cpu_info().avx512bf16;
             g_composed[i].facts = own->facts;  // a child without facts keeps its parent's
         }

@@ -98,12 +98,14 @@ inline double to_e(double v) { return v; }
 inline float to_e(F16 v) { return f16_to_float(v.bits); }
 inline void vec_scope_end() {}                      // no upper-state transitions on AArch64
 inline bool interleave_streams() { return false; }  // stream() is a plain store
+inline bool carry_row_passes() { return true; }
 #else
 inline float to_e(F16 v) { return _cvtsh_ss(v.bits); }
 // Orders map()'s non-temporal stores before whatever the caller does next
 // (vec_neon.hpp has its own: its stream() is an ordinary store).
 inline void stream_fence() { _mm_sfence(); }
 inline bool interleave_streams() { return cpu_facts.interleave_streams; }
+inline bool carry_row_passes() { return cpu_facts.carry_row_passes; }
 // Leaves the upper halves of the vector registers clean (VZEROUPPER). The
 // dispatch code around the kernels is baseline SSE; entering it with dirty
 // upper state costs a state transition per kernel call, and GCC omits the

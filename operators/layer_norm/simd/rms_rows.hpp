@@ -310,7 +310,7 @@ void rms_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrd
     const VecScope scope;
     // A large output (the executor passes many rows per call) is streamed.
     const bool stream = x != static_cast<const void*>(y) && rows * n * sizeof(T) >= kStreamBytes;
-    if (stream && n * sizeof(T) >= kCarryRowBytes)
+    if (stream && carry_row_passes() && n * sizeof(T) >= kCarryRowBytes)
         rms_rows_of<T, true>(x, y, rows, n, xrs, yrs, args, true);
     else
         rms_rows_of<T, false>(x, y, rows, n, xrs, yrs, args, stream);

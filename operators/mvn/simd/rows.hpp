@@ -350,7 +350,7 @@ void mvn_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrd
     const bool stream =
         x != static_cast<const void*>(y) && rows * n * sizeof(T) >= kStreamBytes &&
         (std::is_same_v<T, typename Vec<T>::E> || rows_on_lines(static_cast<const T*>(y), rows, yrs));
-    if (stream && (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) &&
+    if (stream && carry_row_passes() && (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) &&
         n * sizeof(T) >= kCarryRowBytes)
         mvn_rows_of<T, true>(x, y, rows, n, xrs, yrs, args, true);
     else
