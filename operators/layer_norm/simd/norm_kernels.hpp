@@ -254,12 +254,12 @@ void apply_row(const Row* b, T* y, size_t n, const NormApply& a) {
     plain(0, span.begin);
     size_t i = span.begin;
     const size_t bytes = n * sizeof(T);
-    size_t line = 0;  // bytes of the next group's arrays prefetched
+    size_t line = 0;  // bytes of the next group's arrays prefetched, into L1: its first pass reads them next
     const auto prefetch_to = [&](size_t end) __attribute__((always_inline)) {
         if (a.ahead[0])
             for (; line < end && line < bytes; line += 64) {
-                __builtin_prefetch(a.ahead[0] + line, 0, 2);
-                if (a.ahead[1]) __builtin_prefetch(a.ahead[1] + line, 0, 2);
+                __builtin_prefetch(a.ahead[0] + line, 0, 3);
+                if (a.ahead[1]) __builtin_prefetch(a.ahead[1] + line, 0, 3);
             }
     };
     for (; i + 2 * N <= se; i += 2 * N) {
