@@ -310,7 +310,11 @@ void rms_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrd
     const VecScope scope;
     // A large output (the executor passes many rows per call) is streamed.
     const bool stream = x != static_cast<const void*>(y) && rows * n * sizeof(T) >= kStreamBytes;
-    if (stream && carry_row_passes() && n * sizeof(T) >= kCarryRowBytes)
+    // float16/bfloat16 rows on 32-register ISAs (AVX-512) carry on AMD too:
+    // there the carried instance, which converts the row again instead of
+    // keeping a float copy, was the faster one either way.
+    constexpr bool kCarryHalves = sizeof(T) == 2 && RegsOf<Vec<T>>::value >= 32;
+    if (stream && (carry_row_passes() || kCarryHalves) && n * sizeof(T) >= kCarryRowBytes)
         rms_rows_of<T, true>(x, y, rows, n, xrs, yrs, args, true);
     else
         rms_rows_of<T, false>(x, y, rows, n, xrs, yrs, args, stream);
