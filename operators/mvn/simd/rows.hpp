@@ -22,9 +22,9 @@ namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 // Float16/bfloat16 rows (and their shared Scale/Bias) up to this length are
 // converted once per call and then read from L1.
 constexpr size_t kMvnPreconvert = 2048;
-// Rows whose statistics are taken together (mvn_rows): float16/bfloat16
-// rows of up to 6 KiB in all (their float copies stay in L1); a float
-// row's output already waits on memory.
+// Rows whose statistics are taken together (mvn_rows): up to 6 KiB of
+// input in all (a float16/bfloat16 row's float copy stays in L1), so that
+// each row's chain from its sums to 1/divisor overlaps the others'.
 constexpr size_t kMvnBatch = 4;
 // Streamed rows without a float copy from this size on carry the next row's
 // pass A in their output (shorter ones measured no faster).
@@ -40,7 +40,7 @@ constexpr size_t kMvnWork = 2 * kMvnPreconvert + kMvnCopySet + 512 + kMvnCopySet
 constexpr size_t kMvnPreconvertLong = kMvnWork / 2;
 template <class T>
 inline size_t mvn_batch(size_t n) {
-    if (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) return 1;
+    if (n > kMvnPreconvert) return 1;
     const size_t b = 6144 / (n * sizeof(T));
     return b < 1 ? 1 : b > kMvnBatch ? kMvnBatch : b;
 }
@@ -192,8 +192,9 @@ inline NormArgs row_norm_args(const MvnArgs& a, size_t g, double mean, double in
 
 // LONG: streamed rows of kCarryRowBytes and more without a float copy, whose
 // pass A is carried too. Its own instance: in code that may carry, short float
-// rows ran slower.
-template <class T, bool LONG>
+// rows ran slower. MAX_BATCH 1: rows one at a time, in an instance of their
+// own too (streamed float rows ran slower in the batching one).
+template <class T, bool LONG, size_t MAX_BATCH>
 void mvn_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
                  const MvnArgs* args, bool stream) {
     using V = Vec<T>;
@@ -235,7 +236,7 @@ void mvn_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs,
     const RowsOutput<T> out{a.act, stream, buf};
     // Rows ahead whose input the output loop prefetches: about 6 KiB ahead.
     const size_t pf_rows = 1 + 6144 / (n * sizeof(T) + 1);
-    const size_t batch = mvn_batch<T>(n);
+    const size_t batch = std::min(mvn_batch<T>(n), MAX_BATCH);
     // Row g's output, from its moments (copy: its float copy, or null).
     // pa: another row's pass A for the output loop to carry (or null).
     const auto write = [&](size_t g, const RowMoments<E>& mo, const E* copy, PassASteps<T>* pa) {
@@ -312,8 +313,8 @@ void mvn_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs,
     // four steps. A row without a float copy sums x unshifted there (x0 =
     // 0): one_pass_m2 sends a row far from 0 to pass B, which reads it again.
     const bool carry = (conv || LONG) && stream && n >= 4 * PassASteps<T>::kStep;
-    RowSums<E> sums[kMvnBatch]{};
-    RowMoments<E> mos[kMvnBatch];
+    RowSums<E> sums[MAX_BATCH]{};
+    RowMoments<E> mos[MAX_BATCH];
     if (carry)
         for (size_t r = 0; r < batch && r < rows; ++r) sums[r] = steps(r, 0, r).finish();
     size_t set = 0;
@@ -352,9 +353,11 @@ void mvn_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrd
         (std::is_same_v<T, typename Vec<T>::E> || rows_on_lines(static_cast<const T*>(y), rows, yrs));
     if (stream && carry_row_passes() && (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) &&
         n * sizeof(T) >= kCarryRowBytes)
-        mvn_rows_of<T, true>(x, y, rows, n, xrs, yrs, args, true);
+        mvn_rows_of<T, true, 1>(x, y, rows, n, xrs, yrs, args, true);
+    else if (stream && std::is_same_v<T, typename Vec<T>::E>)
+        mvn_rows_of<T, false, 1>(x, y, rows, n, xrs, yrs, args, true);  // the output waits on memory
     else
-        mvn_rows_of<T, false>(x, y, rows, n, xrs, yrs, args, stream);
+        mvn_rows_of<T, false, kMvnBatch>(x, y, rows, n, xrs, yrs, args, stream);
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA
