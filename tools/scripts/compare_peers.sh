@@ -64,7 +64,7 @@ fi
 
 # -------------------------------------------------------------------- build
 mkdir -p "$out"
-bdir=${SIMDAX_BUILD_DIR:-$base/simdax-build}
+bdir=$(realpath -m "${SIMDAX_BUILD_DIR:-$base/simdax-build}")
 if [ ! -f "$bdir/CMakeCache.txt" ]; then
   log "configuring simdax in $bdir"
   cmake -S "$root" -B "$bdir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDAX_BUILD_TESTS=OFF \
@@ -72,7 +72,9 @@ if [ ! -f "$bdir/CMakeCache.txt" ]; then
 fi
 log "building simdax"
 cmake --build "$bdir" --target simdax -j "$ncpu" >/dev/null
-lib=$(find "$bdir" -name 'libsimdax.so' -print -quit)
+# Not under $base: with SIMDAX_BUILD_DIR=build, build/peers/simdax-build holds
+# another (older) library, which the driver would then load.
+lib=$(find "$bdir" -path "$base" -prune -o -name 'libsimdax.so' -print -quit)
 [ -n "$lib" ] || { echo "libsimdax.so not found under $bdir" >&2; exit 1; }
 libdir=$(dirname "$lib")
 cxx=${CXX:-g++}
