@@ -116,6 +116,9 @@ std::vector<Case> cases(simdax_dtype dt) {
                          "rows of 128, streamed output",
                          true});
         if (streamed && (op == SIMDAX_OPERATOR_LOG_SOFTMAX || op == SIMDAX_OPERATOR_SOFTMAX)) {
+            // The longest rows the batched rows write inline (1 KiB of
+            // float32): the shortest whose lines are streamed off the line.
+            c.push_back({s, {big_rows * 4, 256}, {}, none, "rows of 256, streamed output", true});
             c.push_back({s, {2, 64, big_rows * 8 + 13}, {}, none, "cols, streamed output", true});
             c.push_back({s, {big_rows / 3 + 1, 3001}, {}, none, "rows of 3001, streamed output", true});
         }
