@@ -155,6 +155,39 @@ inline void store_run(T* y, size_t n, bool stream, F val) {
     if (s.end < n) store_part_line(y, s.end, n, val);
 }
 
+// store_run for a row of one vector or more, inlined: a short row's output
+// is too short to pay for a call, and for the batch's vectors spilled and
+// reloaded around it. val(j, cnt) may read y[j, j + cnt) (in place): a row
+// that is not streamed computes its last vector, which overlaps the one
+// before, first.
+// Rows of up to this many bytes (of the compute type) take store_short_row.
+constexpr size_t kShortRowBytes = 1024;
+template <class T, class F>
+SIMDAX_INLINE void store_short_row(T* y, size_t n, bool stream, F val) {
+    using V = Vec<T>;
+    constexpr size_t N = V::N;
+    const StreamSpan s = stream ? stream_span(y, n) : StreamSpan{};
+    // Two vectors per store where one narrowing does both (store_pair).
+    const auto vectors = [&](size_t j, size_t end, bool nt) __attribute__((always_inline)) {
+        for (; j + 2 * N <= end; j += 2 * N) store_pair<V>(y + j, val(j, N), val(j + N, N), nt);
+        if (j + N > end) return j;
+        if (nt)
+            V::stream(y + j, val(j, N));
+        else
+            V::store(y + j, val(j, N));
+        return j + N;
+    };
+    if (s.end == s.begin) {
+        const typename V::R last = val(n - N, N);
+        if (vectors(0, n, false) < n) V::store(y + n - N, last);
+        return;
+    }
+    size_t j = vectors(0, s.begin, false);
+    if (j < s.begin) V::storen(y + j, val(j, s.begin - j), s.begin - j);
+    j = vectors(vectors(s.begin, s.end, true), n, false);
+    if (j < n) V::storen(y + j, val(j, n - j), n - j);
+}
+
 // y = f(x) for two vectors at x + j / y + j: load gives f of both, store
 // writes them. f is element-wise, so where V has an any-order pair for T
 // it sees the elements in that order.

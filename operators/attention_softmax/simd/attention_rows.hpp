@@ -117,7 +117,7 @@ float short_row_sum(const AttnRowArgs& a, float* buf, float m) {
 
 // ... and its outputs (and log-sum-exp) from buf, m and that sum s.
 template <class T>
-void short_row_store(const AttnRowArgs& a, const float* buf, float m, float s) {
+SIMDAX_INLINE void short_row_store(const AttnRowArgs& a, const float* buf, float m, float s) {
     const AttnState fin = attn_state::with_sink(AttnState{m, s}, a.sink);
     if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
     if (m == -__builtin_inff()) {

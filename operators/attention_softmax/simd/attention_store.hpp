@@ -92,8 +92,12 @@ void fill_outside_lines(const AttnRowArgs& a) {
 // outputs). Streamed: the excluded keys beside them within their cache
 // lines in the same pass (fill_outside_lines wrote the rest).
 template <class T, class F>
-void store_row(const AttnRowArgs& a, const float* buf, F f) {
+SIMDAX_INLINE void store_row(const AttnRowArgs& a, const float* buf, F f) {
     auto* y = result_ptr(static_cast<T*>(a.y));
+    if (!a.stream && a.n >= V::N && a.n * sizeof(float) <= kShortRowBytes)
+        return store_short_row(y, a.n, false, [&](size_t j, size_t c) {
+            return f(c == V::N ? V::load(buf + j) : V::loadn(buf + j, c, V::zero()));
+        });
     if (!a.stream) return store_map(buf, y, a.n, f);
     const float fill_value = a.log ? -__builtin_inff() : 0.0f;
     const R fv = V::set1(fill_value);

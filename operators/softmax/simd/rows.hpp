@@ -29,6 +29,8 @@
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
+constexpr size_t kBatchMaxRowBytes = 1024;  // LogSoftmax rows batched up to this
+
 template <class T, SoftmaxKind K>
 void softmax_or_log_rows(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs) {
     const VecScope scope;

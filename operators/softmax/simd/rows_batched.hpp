@@ -21,39 +21,6 @@
 
 namespace simdax::kernels::SIMDAX_KERNEL_ISA {
 
-constexpr size_t kBatchMaxRowBytes = 1024;  // LogSoftmax rows batched up to this (rows.hpp)
-
-// store_run for a row of one vector or more, inlined: a short row's output
-// is too short to pay for a call, and for the batch's vectors spilled and
-// reloaded around it. val(j, cnt) may read y[j, j + cnt) (in place): a row
-// that is not streamed computes its last vector, which overlaps the one
-// before, first.
-template <class T, class F>
-SIMDAX_INLINE void store_short_row(T* y, size_t n, bool stream, F val) {
-    using V = Vec<T>;
-    constexpr size_t N = V::N;
-    const StreamSpan s = stream ? stream_span(y, n) : StreamSpan{};
-    // Two vectors per store where one narrowing does both (store_pair).
-    const auto vectors = [&](size_t j, size_t end, bool nt) __attribute__((always_inline)) {
-        for (; j + 2 * N <= end; j += 2 * N) store_pair<V>(y + j, val(j, N), val(j + N, N), nt);
-        if (j + N > end) return j;
-        if (nt)
-            V::stream(y + j, val(j, N));
-        else
-            V::store(y + j, val(j, N));
-        return j + N;
-    };
-    if (s.end == s.begin) {
-        const typename V::R last = val(n - N, N);
-        if (vectors(0, n, false) < n) V::store(y + n - N, last);
-        return;
-    }
-    size_t j = vectors(0, s.begin, false);
-    if (j < s.begin) V::storen(y + j, val(j, s.begin - j), s.begin - j);
-    j = vectors(vectors(s.begin, s.end, true), n, false);
-    if (j < n) V::storen(y + j, val(j, n - j), n - j);
-}
-
 template <class T, SoftmaxKind K, bool STORE, bool EXP_BUF = false>
 void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs, ptrdiff_t yrs,
                           bool stream) {
@@ -117,9 +84,7 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
             const R v = V::loadn(cs + i, c, V::set1(E(1)));
             V::storen(cs + i, kLog ? MX::log(v) : V::div(V::set1(E(1)), v), c);
         }
-        // Rows of up to kBatchMaxRowBytes (LogSoftmax's batched rows) write
-        // their outputs inline.
-        const bool short_rows = n >= N && n * sizeof(E) <= kBatchMaxRowBytes;
+        const bool short_rows = n >= N && n * sizeof(E) <= kShortRowBytes;
         const auto write = [&](auto* yo, auto val) __attribute__((always_inline)) {
             if (short_rows)
                 store_short_row(yo, n, stream, val);
