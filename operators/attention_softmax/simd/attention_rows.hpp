@@ -122,15 +122,15 @@ SIMDAX_INLINE void short_row_store(const AttnRowArgs& a, const float* buf, float
     if (a.lse) *a.lse = attn_state::log_sum_exp(fin);
     if (m == -__builtin_inff()) {
         const R fv = V::set1(a.log ? -__builtin_inff() : 0.0f);
-        return store_row<T>(a, buf, [&](R) { return fv; });
+        return store_row_or_short<T>(a, buf, [&](R) { return fv; });
     }
     if (a.log) {
         const R mv = V::set1(fin.m), log_s = V::set1(std::log(fin.s));
-        store_row<T>(a, buf, [&](R z) { return V::sub(V::sub(z, mv), log_s); });
+        store_row_or_short<T>(a, buf, [&](R z) { return V::sub(V::sub(z, mv), log_s); });
     } else {
         // The powers are relative to the row's max; a larger sink moved it.
         const R k = V::set1(fin.m == m ? 1.0f / fin.s : std::exp(m - fin.m) / fin.s);
-        store_row<T>(a, buf, [&](R e) { return V::mul(e, k); });
+        store_row_or_short<T>(a, buf, [&](R e) { return V::mul(e, k); });
     }
 }
 

@@ -92,12 +92,8 @@ void fill_outside_lines(const AttnRowArgs& a) {
 // outputs). Streamed: the excluded keys beside them within their cache
 // lines in the same pass (fill_outside_lines wrote the rest).
 template <class T, class F>
-SIMDAX_INLINE void store_row(const AttnRowArgs& a, const float* buf, F f) {
+void store_row(const AttnRowArgs& a, const float* buf, F f) {
     auto* y = result_ptr(static_cast<T*>(a.y));
-    if (!a.stream && a.n >= V::N && a.n * sizeof(float) <= kShortRowBytes)
-        return store_short_row(y, a.n, false, [&](size_t j, size_t c) {
-            return f(c == V::N ? V::load(buf + j) : V::loadn(buf + j, c, V::zero()));
-        });
     if (!a.stream) return store_map(buf, y, a.n, f);
     const float fill_value = a.log ? -__builtin_inff() : 0.0f;
     const R fv = V::set1(fill_value);
@@ -116,6 +112,16 @@ SIMDAX_INLINE void store_row(const AttnRowArgs& a, const float* buf, F f) {
         return V::load(t);
     };
     store_each(y - lo + s.begin, s.end - s.begin, g, true);
+}
+
+// store_row, with a short row that is not streamed written inline
+// (store_short_row): the batched rows' outputs then cost no call.
+template <class T, class F>
+SIMDAX_INLINE void store_row_or_short(const AttnRowArgs& a, const float* buf, F f) {
+    if (a.stream || a.n < V::N || a.n * sizeof(float) > kShortRowBytes) return store_row<T>(a, buf, f);
+    store_short_row(result_ptr(static_cast<T*>(a.y)), a.n, false, [&](size_t j, size_t c) {
+        return f(c == V::N ? V::load(buf + j) : V::loadn(buf + j, c, V::zero()));
+    });
 }
 
 }  // namespace attn
