@@ -155,13 +155,14 @@ inline void store_run(T* y, size_t n, bool stream, F val) {
     if (s.end < n) store_part_line(y, s.end, n, val);
 }
 
+// Rows of up to this many bytes (of the compute type) take store_short_row.
+constexpr size_t kShortRowBytes = 1024;
+
 // store_run for a row of one vector or more, inlined: a short row's output
 // is too short to pay for a call, and for the batch's vectors spilled and
 // reloaded around it. val(j, cnt) may read y[j, j + cnt) (in place): a row
 // that is not streamed computes its last vector, which overlaps the one
 // before, first.
-// Rows of up to this many bytes (of the compute type) take store_short_row.
-constexpr size_t kShortRowBytes = 1024;
 template <class T, class F>
 SIMDAX_INLINE void store_short_row(T* y, size_t n, bool stream, F val) {
     using V = Vec<T>;
