@@ -157,6 +157,11 @@ inline void store_run(T* y, size_t n, bool stream, F val) {
 
 // Rows of up to this many bytes (of the compute type) take store_short_row.
 constexpr size_t kShortRowBytes = 1024;
+// Whether a row of n elements of compute type E is one for store_short_row.
+template <class E>
+constexpr bool is_short_row(size_t n) {
+    return n >= Vec<E>::N && n * sizeof(E) <= kShortRowBytes;
+}
 
 // store_run for a row of one vector or more, inlined: a short row's output
 // is too short to pay for a call, and for the batch's vectors spilled and

@@ -118,7 +118,7 @@ void store_row(const AttnRowArgs& a, const float* buf, F f) {
 // (store_short_row): the batched rows' outputs then cost no call.
 template <class T, class F>
 SIMDAX_INLINE void store_row_or_short(const AttnRowArgs& a, const float* buf, F f) {
-    if (a.stream || a.n < V::N || a.n * sizeof(float) > kShortRowBytes) return store_row<T>(a, buf, f);
+    if (a.stream || !is_short_row<float>(a.n)) return store_row<T>(a, buf, f);
     store_short_row(result_ptr(static_cast<T*>(a.y)), a.n, false, [&](size_t j, size_t c) {
         return f(c == V::N ? V::load(buf + j) : V::loadn(buf + j, c, V::zero()));
     });

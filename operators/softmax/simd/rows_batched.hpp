@@ -84,7 +84,7 @@ void softmax_rows_batched(const T* x, T* y, size_t rows, size_t n, ptrdiff_t xrs
             const R v = V::loadn(cs + i, c, V::set1(E(1)));
             V::storen(cs + i, kLog ? MX::log(v) : V::div(V::set1(E(1)), v), c);
         }
-        const bool short_rows = n >= N && n * sizeof(E) <= kShortRowBytes;
+        const bool short_rows = is_short_row<E>(n);
         const auto write = [&](auto* yo, auto val) __attribute__((always_inline)) {
             if (short_rows)
                 store_short_row(yo, n, stream, val);
