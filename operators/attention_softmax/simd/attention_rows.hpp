@@ -108,7 +108,7 @@ bool folds(const AttnRowArgs& a, float m) {
 }
 
 template <int DEG>
-float short_row_sum(const AttnRowArgs& a, float* buf, float m) {
+SIMDAX_INLINE float short_row_sum(const AttnRowArgs& a, float* buf, float m) {
     if (m == -__builtin_inff()) return 0.0f;
     if (a.log) return exp_sum<false, DEG>(buf, a.n, m);
     if (folds<DEG>(a, m)) return exp_sum<true, DEG, true>(buf, a.n, m);  // short_row_store divides by it only
