@@ -15,10 +15,20 @@
 #
 # Usage: tools/scripts/compare_peers.sh [--only W1,W2,...] [--threads "1 2"]
 #            [--isa avx2] [--keep-outputs]
-#   --isa ISA   simdax capped with SIMDAX_MAX_ISA=ISA; the peers capped where
-#               they have a knob (oneDNN and torch's oneDNN ONEDNN_MAX_CPU_ISA,
-#               torch ATEN_CPU_CAPABILITY, XLA --xla_cpu_max_isa); the table
-#               says which ran. Output in build/peers/ISA/ then.
+#   --isa avx2  every process on an AVX2-only CPU: simdax capped with
+#               SIMDAX_MAX_ISA=avx2, the peers with their knobs where they have
+#               one (oneDNN and torch's oneDNN ONEDNN_MAX_CPU_ISA, torch
+#               ATEN_CPU_CAPABILITY, XLA --xla_cpu_max_isa), and every driver,
+#               simdax_peer too, under LD_PRELOAD=cpuid_cap.so with
+#               PEERS_CPUID_CAP=avx2 (bench/peers/cpuid_cap.c: CPUID faulting
+#               hides AVX-512, AMX, AVX-VNNI and AVX10 from CPUID; ONNX
+#               Runtime, OpenVINO and XNNPACK have no ISA knob). The library is
+#               built into build/peers/ and checked once then
+#               (cpuid_cap_check.c); the script stops if it does not mask.
+#               Output in build/peers/avx2/ then. avx2 is the only value: the
+#               library caps at AVX2 only, and the knobs have no common
+#               spelling for the other simdax ISAs (oneDNN takes AVX512_CORE,
+#               not AVX512; scalar has no oneDNN or XLA value).
 # Environment: PEERS_OUT (default build/peers), SIMDAX_BUILD_DIR (a configured
 # simdax build to reuse; default build/peers/simdax-build).
 set -euo pipefail
@@ -36,7 +46,10 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --only) only=(--only "$2"); shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
-    --isa) isa="$2"; shift 2 ;;
+    --isa)
+      isa="$2"
+      shift 2
+      [ "$isa" = avx2 ] || { echo "--isa takes only avx2 (got '$isa')" >&2; exit 2; } ;;
     --keep-outputs) keep=(--keep-outputs); shift ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
@@ -114,6 +127,39 @@ if [ -f /usr/include/xnnpack.h ] && [ -f /usr/include/pthreadpool.h ]; then
   fi
 fi
 wait
+# --isa avx2: the CPUID cap of every driver (bench/peers/cpuid_cap.c), built
+# with its check, which runs once per build: without a preload, then under
+# it, where the capped bits must be clear in the main and a new thread, a
+# NULL store must still die of SIGSEGV, and a handler the program installs
+# later must still get it. A shim that fails is removed: the next run
+# builds and checks it again.
+shim=""
+if [ "$isa" = avx2 ]; then
+  shim=$(realpath -m "$base/cpuid_cap.so")
+  check=$base/cpuid_cap_check
+  if stale "$shim" "$peers/cpuid_cap.c" || stale "$check" "$peers/cpuid_cap_check.c"; then
+    log "building and checking the CPUID cap ($shim)"
+    rm -f "$shim" "$check"
+    ${CC:-gcc} -O2 -Wall -Wextra -Werror -fPIC -shared "$peers/cpuid_cap.c" -o "$shim.tmp"
+    ${CC:-gcc} -O2 -Wall -Wextra -Werror -pthread "$peers/cpuid_cap_check.c" -o "$check"
+    shim_fail() {
+      rm -f "$shim.tmp" "$check"
+      echo "compare_peers: the CPUID cap $peers/cpuid_cap.c FAILED its check: $*" >&2
+      exit 1
+    }
+    "$check" >&2 || shim_fail "cpuid_cap_check failed without the preload"
+    cap_env=(env LD_PRELOAD="$shim.tmp" PEERS_CPUID_CAP=avx2)
+    "${cap_env[@]}" "$check" --expect-capped >&2 || shim_fail "CPUID still reports the capped bits"
+    rc=0
+    { "${cap_env[@]}" "$check" --crash >/dev/null 2>&1; } 2>/dev/null || rc=$?
+    [ "$rc" = 139 ] || shim_fail "a NULL store under the preload ended with status $rc, not SIGSEGV (139)"
+    rc=0
+    "${cap_env[@]}" "$check" --chain >/dev/null 2>&1 || rc=$?
+    [ "$rc" = 3 ] || shim_fail "a NULL store did not reach the program's own SIGSEGV handler (status $rc)"
+    mv "$shim.tmp" "$shim"
+    log "CPUID cap checked: AVX-512/AMX/AVX-VNNI/AVX10 bits clear under it, real SIGSEGVs still delivered"
+  fi
+fi
 
 # --------------------------------------------------------------- data, models
 log "input data and ONNX models"
@@ -124,11 +170,12 @@ log "input data and ONNX models"
 results="$out/results"
 rm -rf "$results"
 mkdir -p "$results"
-# The ISA caps, where a peer has one.
+# The ISA caps: the knobs where a peer has one, and the CPUID cap of every
+# driver.
 caps=()
 if [ -n "$isa" ]; then
   caps=(SIMDAX_MAX_ISA="$isa" ONEDNN_MAX_CPU_ISA="${isa^^}" ATEN_CPU_CAPABILITY="$isa"
-        XLA_FLAGS="--xla_cpu_max_isa=${isa^^}")
+        XLA_FLAGS="--xla_cpu_max_isa=${isa^^}" LD_PRELOAD="$shim" PEERS_CPUID_CAP="$isa")
 fi
 cpus() { echo "0-$(( $1 - 1 ))"; }  # the first N CPUs, for taskset
 export PEERS_XNNPACK_DEB
@@ -180,6 +227,10 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 # -------------------------------------------------------------------- table
 log "checking outputs against the float64 reference"
 export PEERS_LOAD="$load_before before the runs, $load_after after"
-export PEERS_ISA="${isa:+simdax capped: SIMDAX_MAX_ISA=$isa}"
+PEERS_ISA=""
+[ -n "$isa" ] && PEERS_ISA="AVX2-only CPU: simdax and every peer saw a CPUID without AVX-512, AMX, \
+AVX-VNNI or AVX10 (CPUID faulting, bench/peers/cpuid_cap.c); also SIMDAX_MAX_ISA=$isa and the ISA \
+knobs of oneDNN, PyTorch and XLA"
+export PEERS_ISA
 "$py" "$peers/check_peers.py" "$base/data" "$results" "$out/table.md" "${keep[@]}"
 log "done in $(( $(date +%s) - start )) s; table in $out/table.md"
