@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstring>
+#include <type_traits>
 
 #include "kernel_table.hpp"
 #include "row_offsets.hpp"
@@ -103,24 +104,40 @@ void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
     using R = typename V::R;
     const R zero = V::zero(), one = V::set1(E(1));
     R best[NV], at[NV];
-    SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
-        best[u] = ld_lane<NV, PARTIAL>(x, u, tail, zero);
-        at[u] = zero;
-    }
     const size_t bytes = (size_t(NV - 1) * V::N + tail) * sizeof(T);
-    for (size_t j = 1; j < r; ++j) {
-        const T* row = x + ptrdiff_t(j) * xrs;
-        if (pf.ahead && j + kColPrefetch < r) prefetch_row(row + ptrdiff_t(kColPrefetch) * xrs, bytes, false);
-        if (pf.next_bytes) prefetch_row(row + pf.next, pf.next_bytes, false);
-        const R jv = V::set1(E(j));
+    // kNanAware: the first NaN of a lane is its maximum. Without, the loop keeps
+    // a sum per lane instead, NaN if any value was (or +inf met -inf): one
+    // add in place of two NaN tests, an and-not and an or per vector.
+    const auto argmax = [&](auto nan_aware) __attribute__((always_inline)) {
+        constexpr bool kNanAware = decltype(nan_aware)::value;
+        R sum[NV];
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
-            const R v = ld_lane<NV, PARTIAL>(row, u, tail, zero);
-            // Take v if it is greater, or if it is the first NaN.
-            const auto take = V::m_or(V::gt(v, best[u]), V::m_andnot(V::isnan(v), V::isnan(best[u])));
-            best[u] = V::blend(take, best[u], v);
-            at[u] = V::blend(take, at[u], jv);
+            best[u] = ld_lane<NV, PARTIAL>(x, u, tail, zero);
+            at[u] = zero;
+            sum[u] = best[u];
         }
-    }
+        for (size_t j = 1; j < r; ++j) {
+            const T* row = x + ptrdiff_t(j) * xrs;
+            if (pf.ahead && j + kColPrefetch < r) prefetch_row(row + ptrdiff_t(kColPrefetch) * xrs, bytes, false);
+            if (pf.next_bytes) prefetch_row(row + pf.next, pf.next_bytes, false);
+            const R jv = V::set1(E(j));
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
+                const R v = ld_lane<NV, PARTIAL>(row, u, tail, zero);
+                // Take v if it is greater, or if it is the first NaN.
+                const auto take =
+                    kNanAware ? V::m_or(V::gt(v, best[u]), V::m_andnot(V::isnan(v), V::isnan(best[u])))
+                        : V::gt(v, best[u]);
+                best[u] = V::blend(take, best[u], v);
+                at[u] = V::blend(take, at[u], jv);
+                if constexpr (!kNanAware) sum[u] = V::add(sum[u], v);
+            }
+        }
+        auto nan = V::m_none();
+        if constexpr (!kNanAware)
+            SIMDAX_UNROLL for (int u = 0; u < NV; ++u) nan = V::m_or(nan, V::isnan(sum[u]));
+        return V::bits(nan) != 0;
+    };
+    if (argmax(std::false_type{})) argmax(std::true_type{});
     if (at_rows) {
         SIMDAX_UNROLL for (int u = 0; u < NV; ++u) at_rows[u] = at[u];
         return;
