@@ -105,9 +105,10 @@ void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
     const R zero = V::zero(), one = V::set1(E(1));
     R best[NV], at[NV];
     const size_t bytes = (size_t(NV - 1) * V::N + tail) * sizeof(T);
-    // kNanAware: the first NaN of a lane is its maximum. Without, the loop keeps
-    // a sum per lane instead, NaN if any value was (or +inf met -inf): one
-    // add in place of two NaN tests, an and-not and an or per vector.
+    // kNanAware: the first NaN of a lane is its maximum. Without, the loop
+    // keeps a sum per lane instead, NaN if any value was (or +inf met
+    // -inf): one add in place of two NaN tests, an and-not and an or per
+    // vector. A block whose sum is NaN runs again, aware.
     const auto argmax = [&](auto nan_aware) __attribute__((always_inline)) {
         constexpr bool kNanAware = decltype(nan_aware)::value;
         R sum[NV];
@@ -118,7 +119,8 @@ void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
         }
         for (size_t j = 1; j < r; ++j) {
             const T* row = x + ptrdiff_t(j) * xrs;
-            if (pf.ahead && j + kColPrefetch < r) prefetch_row(row + ptrdiff_t(kColPrefetch) * xrs, bytes, false);
+            if (pf.ahead && j + kColPrefetch < r)
+                prefetch_row(row + ptrdiff_t(kColPrefetch) * xrs, bytes, false);
             if (pf.next_bytes) prefetch_row(row + pf.next, pf.next_bytes, false);
             const R jv = V::set1(E(j));
             SIMDAX_UNROLL for (int u = 0; u < NV; ++u) {
@@ -126,7 +128,7 @@ void hardmax_cols_block(const T* x, T* y, size_t r, size_t tail, ptrdiff_t xrs, 
                 // Take v if it is greater, or if it is the first NaN.
                 const auto take =
                     kNanAware ? V::m_or(V::gt(v, best[u]), V::m_andnot(V::isnan(v), V::isnan(best[u])))
-                        : V::gt(v, best[u]);
+                              : V::gt(v, best[u]);
                 best[u] = V::blend(take, best[u], v);
                 at[u] = V::blend(take, at[u], jv);
                 if constexpr (!kNanAware) sum[u] = V::add(sum[u], v);
