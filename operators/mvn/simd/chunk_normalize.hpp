@@ -63,11 +63,16 @@ void normalize_run(const T* x, T* y, size_t n, const NormArgs* a) {
     const T* sc = static_cast<const T*>(a->scale);
     const T* bi = static_cast<const T*>(a->bias);
     for_norm_blocks(y, n, [&](size_t b, size_t nb, E* t) {
+        // Copies the loop keeps in registers: the stores to t may alias
+        // what the lambda captures by reference, which made it reload them
+        // all at every vector.
+        const R m_hi = vmh, m_lo = vml, s = inv;
+        const T* xb = x + b;
         size_t i = 0;
         for (; i + V::N <= nb; i += V::N)
-            V::store(t + i, V::mul(V::sub(V::sub(V::load(x + b + i), vmh), vml), inv));
+            V::store(t + i, V::mul(V::sub(V::sub(V::load(xb + i), m_hi), m_lo), s));
         if (i < nb)
-            V::storen(t + i, V::mul(V::sub(V::sub(V::loadn(x + b + i, nb - i, vmh), vmh), vml), inv), nb - i);
+            V::storen(t + i, V::mul(V::sub(V::sub(V::loadn(xb + i, nb - i, m_hi), m_hi), m_lo), s), nb - i);
         scale_bias_act<T>(t, nb, sc ? sc + ptrdiff_t(b) * a->scale_stride : nullptr, a->scale_stride,
                           bi ? bi + ptrdiff_t(b) * a->bias_stride : nullptr, a->bias_stride, a->act, y + b,
                           [&](size_t i) { return (double(to_e(x[b + i])) - a->mean) * a->inv_std; });
