@@ -171,32 +171,6 @@ TEST(LayerNorm, RowLengths) {
             }
 }
 
-// Outputs of 2 MiB and more are written with non-temporal stores after a
-// partial first vector; rows starting at every alignment. Where the CPU
-// fact says so (and here in turn either way) their pass A runs inside the
-// row before's output and sums x unshifted: rows far from 0 take the
-// second pass around their mean.
-TEST(LayerNorm, StreamedOutput) {
-    Rng rng(test_seed(0x5757));
-    with_fact_both_ways(&simdax::CpuFacts::carry_row_passes, [&] {
-        for (simdax_dtype dt : kDtypes)
-            for (double offset : {0.0, 3000.0}) {
-                NormCase c;
-                c.dt = dt;
-                const int64_t rows = half(dt) ? 259 : 131;
-                c.x.sizes = c.y.sizes = {rows, 4100};
-                c.y.strides = {4103, 1};
-                c.scale.sizes = {4100};
-                c.has_bias = true;
-                c.bias.sizes = {4100};
-                NormIo io = make_norm_io(c);
-                fill_values(io, rng, offset);
-                run_and_check(c, io);
-                if (HasFailure()) return;
-            }
-    });
-}
-
 // op in dt over sizes, a Scale of the last dim; LayerNormalization with a
 // Bias too.
 NormCase scaled_case(simdax_operator_type op, simdax_dtype dt, const std::vector<int64_t>& sizes) {
@@ -207,6 +181,39 @@ NormCase scaled_case(simdax_operator_type op, simdax_dtype dt, const std::vector
     c.scale.sizes = c.bias.sizes = {sizes.back()};
     c.has_bias = op == SIMDAX_OPERATOR_LAYER_NORMALIZATION;
     return c;
+}
+
+// Outputs of 2 MiB and more are written with non-temporal stores after a
+// partial first vector; rows starting at every alignment (row stride 4103),
+// or all at one place off the line (4128 and 5408: float16/bfloat16 rows
+// move their converted Scale/Bias there; rows of 5368 elements, near the
+// longest that have them, nearly fill the kernel's work array). Where the
+// CPU fact says so (and here in turn either way) their pass A runs inside
+// the row before's output and sums x unshifted: rows far from 0 take the
+// second pass around their mean. Scale/Bias in the data's type, then in
+// float32. RMSNormalization with rows of 4060 (stride 4096), whose
+// float16/bfloat16 rows have float copies.
+TEST(LayerNorm, StreamedOutput) {
+    Rng rng(test_seed(0x5757));
+    with_fact_both_ways(&simdax::CpuFacts::carry_row_passes, [&] {
+        for (simdax_dtype dt : kDtypes)
+            for (const auto& [n, stride] :
+                 {std::pair<int64_t, int64_t>{4100, 4103}, {4100, 4128}, {5368, 5408}, {4060, 4096}})
+                for (double offset : {0.0, 3000.0}) {
+                    const bool rms = stride == 4096;
+                    const int64_t rows = (half(dt) ? 2 : 1) * ((int64_t(1) << 19) / n + 3);
+                    NormCase c = scaled_case(
+                        rms ? SIMDAX_OPERATOR_RMS_NORMALIZATION : SIMDAX_OPERATOR_LAYER_NORMALIZATION, dt,
+                        {rows, n});
+                    c.param_dt = offset == 0.0 ? dt : SIMDAX_DTYPE_FLOAT32;
+                    c.y.strides = {stride, 1};
+                    NormIo io = make_norm_io(c);
+                    if (uintptr_t(io.y->data()) % 64 == 0) ADD_FAILURE() << "rows meant off the line";
+                    fill_values(io, rng, offset);
+                    run_and_check(c, io);
+                    if (HasFailure()) return;
+                }
+    });
 }
 
 // rows x n, epsilon eps; LayerNormalization with its Mean and InvStdDev

@@ -49,11 +49,17 @@ inline StreamSpan stream_span(const T* y, size_t n) {
     return {(b - a) / sizeof(T), (e - a) / sizeof(T)};
 }
 
-// Whether every row of y (rows of yrs elements apart) starts on a cache line.
+// Whether every row of y (rows of yrs elements of T apart) starts at the
+// same place in its cache line.
+template <class T>
+inline bool rows_share_phase(size_t rows, ptrdiff_t yrs) {
+    return rows < 2 || size_t(yrs) * sizeof(T) % kLineBytes == 0;
+}
+
+// Whether every row of y starts on a cache line.
 template <class T>
 inline bool rows_on_lines(const T* y, size_t rows, ptrdiff_t yrs) {
-    return reinterpret_cast<uintptr_t>(y) % kLineBytes == 0 &&
-           (rows < 2 || size_t(yrs) * sizeof(T) % kLineBytes == 0);
+    return reinterpret_cast<uintptr_t>(y) % kLineBytes == 0 && rows_share_phase<T>(rows, yrs);
 }
 
 }  // namespace simdax::kernels::SIMDAX_KERNEL_ISA

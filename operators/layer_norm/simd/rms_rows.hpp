@@ -226,7 +226,14 @@ void rms_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs,
     // row converted once by its pass A, the output reading the float copy
     // from L1 (as mvn_rows). A LONG row's output converts it again instead
     // of reading a copy: its carried pass then writes nothing.
-    alignas(64) E pre_s[kHalf ? rms::kCopyMax : 1];
+    // Both float arrays start at the output rows' place in their lines, as
+    // in mvn_rows_of.
+    alignas(64) E pre_work[kHalf ? rms::kCopyMax + kMvnLineLanes : 1];
+    alignas(64) E xf_work[kHalf ? rms::kCopyMax + kMvnLineLanes : 1];
+    const size_t lead = kHalf && stream && rows_share_phase<T>(rows, yrs) ? before_boundary<64>(y) : 0;
+    const size_t shift = (kMvnLineLanes - lead % kMvnLineLanes) % kMvnLineLanes;
+    E* const pre_s = pre_work + shift;
+    E* const xf = xf_work + shift;
     const E* ps = nullptr;
     const bool conv = kHalf && n <= rms::kCopyMax && !LONG;
     if constexpr (kHalf) {
@@ -235,7 +242,6 @@ void rms_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs,
             ps = pre_s;
         }
     }
-    alignas(64) E xf[kHalf ? rms::kCopyMax : 1];
     alignas(64) E buf[kNormBlock];  // write_row's activation buffer (identity: unused)
     const ActParams identity{SIMDAX_ACTIVATION_IDENTITY, 0, 0, 0};
     const RowsOutput<T> out{identity, stream, buf};

@@ -34,10 +34,15 @@ constexpr size_t kPrefetchOutBytes = size_t(1) << 20;
 // The float copies of one batch (mvn_batch: at most 6 KiB of input).
 constexpr size_t kMvnCopySet = 3072;
 // mvn_rows' float16/bfloat16 work array: the converted Scale/Bias and two
-// sets of copies. Longer rows have no copies: their shared Scale/Bias are
-// converted into the whole array, up to kMvnPreconvertLong.
-constexpr size_t kMvnWork = 2 * kMvnPreconvert + kMvnCopySet + 512 + kMvnCopySet;
-constexpr size_t kMvnPreconvertLong = kMvnWork / 2;
+// sets of copies, each region with a line (kMvnLineLanes) to spare, by which
+// its start moves to the output rows' place in their lines. Longer rows have
+// no copies: their shared Scale/Bias are converted into its two halves, up
+// to kMvnPreconvertLong.
+constexpr size_t kMvnLineLanes = 16;
+constexpr size_t kMvnPreRegion = kMvnPreconvert + kMvnLineLanes;
+constexpr size_t kMvnWork = 2 * kMvnPreRegion + kMvnCopySet + 512 + kMvnCopySet + kMvnLineLanes;
+constexpr size_t kMvnLongHalf = kMvnWork / 2 / kMvnLineLanes * kMvnLineLanes;
+constexpr size_t kMvnPreconvertLong = kMvnLongHalf - kMvnLineLanes;
 template <class T>
 inline size_t mvn_batch(size_t n) {
     if (n > kMvnPreconvert) return 1;
@@ -216,9 +221,15 @@ void mvn_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs,
     // aliasing).
     alignas(64) E work[kHalf ? kMvnWork : 1];
     const bool conv = kHalf && n <= kMvnPreconvert;
-    E* const pre_s = work;
-    E* const pre_b = !kHalf ? work : conv ? work + kMvnPreconvert : work + n;
-    E* const xf = kHalf ? work + 2 * kMvnPreconvert : work;
+    // The float arrays start where their element i is on a line exactly
+    // when y's row element i is: a streamed output then loads them whole
+    // from its first streamed line on (off the line, element 0 was, and
+    // every load of all three straddled two lines).
+    const size_t lead = kHalf && stream && rows_share_phase<T>(rows, yrs) ? before_boundary<64>(y) : 0;
+    const size_t shift = (kMvnLineLanes - lead % kMvnLineLanes) % kMvnLineLanes;
+    E* const pre_s = work + shift;
+    E* const pre_b = !kHalf ? work : work + shift + (conv ? kMvnPreRegion : kMvnLongHalf);
+    E* const xf = kHalf ? work + 2 * kMvnPreRegion + shift : work;
     const E* ps = nullptr;
     const E* pb = nullptr;
     if constexpr (kHalf) {
@@ -349,12 +360,16 @@ void mvn_rows(const void* x, void* y, size_t rows, size_t n, ptrdiff_t xrs, ptrd
               const MvnArgs* args) {
     const VecScope scope;
     // A large output (the executor passes many rows per call) is streamed;
-    // float16/bfloat16 rows only where each starts on a cache line: off the
-    // line, streaming them cost more than the reads for ownership it saves
-    // (why, with their partial lines written by ordinary stores, is open).
+    // float16/bfloat16 rows only where each starts on a cache line, or
+    // (rows without float copies) where all start at one place in a line,
+    // which their converted Scale/Bias then share (mvn_rows_of). Rows with
+    // copies, streamed off the line, took up to twice the time of ordinary
+    // stores on AVX-512 (copies and Scale/Bias moved to the rows' place in
+    // the line, too; why is open).
     const bool stream =
         x != static_cast<const void*>(y) && rows * n * sizeof(T) >= kStreamBytes &&
-        (std::is_same_v<T, typename Vec<T>::E> || rows_on_lines(static_cast<const T*>(y), rows, yrs));
+        (std::is_same_v<T, typename Vec<T>::E> || rows_on_lines(static_cast<const T*>(y), rows, yrs) ||
+         (n > kMvnPreconvert && rows_share_phase<T>(rows, yrs)));
     if (stream && carry_row_passes() && (std::is_same_v<T, typename Vec<T>::E> || n > kMvnPreconvert) &&
         n * sizeof(T) >= kCarryRowBytes)
         mvn_rows_of<T, true, 1>(x, y, rows, n, xrs, yrs, args, true);
