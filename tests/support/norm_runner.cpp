@@ -14,7 +14,7 @@ namespace sxt {
 namespace {
 
 std::unique_ptr<TensorBuffer> buffer(simdax_dtype dt, const NormLayout& l, Role r) {
-    return std::make_unique<TensorBuffer>(dt, l.sizes, l.strides, r);
+    return std::make_unique<TensorBuffer>(dt, l.sizes, l.strides, r, 0, l.pad_back);
 }
 
 // The value of a (possibly right-aligned broadcast) view at the input's

@@ -13,9 +13,11 @@
 
 namespace sxt {
 
-// A tensor's layout: sizes and strides (strides empty: packed).
+// A tensor's layout: sizes and strides (strides empty: packed), and gap
+// elements between its end and the guard page (moves its start).
 struct NormLayout {
     std::vector<int64_t> sizes, strides;
+    int64_t pad_back = 0;
 };
 
 struct NormCase {

@@ -219,29 +219,38 @@ void mvn_rows_of(const void* xv, void* yv, size_t rows, size_t n, ptrdiff_t xrs,
     // 4 KiB) past the first, so that stores to one set never share their
     // low 12 address bits with loads of the other a few steps on (4K
     // aliasing).
-    alignas(64) E work[kHalf ? kMvnWork : 1];
+    // Streamed float32 rows (MAX_BATCH 1) of 64-byte vectors use it for
+    // Scale/Bias copies (below).
+    constexpr bool kWork = kHalf || (std::is_same_v<T, float> && MAX_BATCH == 1 && V::N * sizeof(E) == 64);
+    alignas(64) E work[kWork ? kMvnWork : 1];
     const bool conv = kHalf && n <= kMvnPreconvert;
     // The float arrays start where their element i is on a line exactly
     // when y's row element i is: a streamed output then loads them whole
     // from its first streamed line on (off the line, element 0 was, and
     // every load of all three straddled two lines).
-    const size_t lead = kHalf && stream && rows_share_phase<T>(rows, yrs) ? before_boundary<64>(y) : 0;
+    const size_t lead = kWork && stream && rows_share_phase<T>(rows, yrs) ? before_boundary<64>(y) : 0;
     const size_t shift = (kMvnLineLanes - lead % kMvnLineLanes) % kMvnLineLanes;
     E* const pre_s = work + shift;
-    E* const pre_b = !kHalf ? work : work + shift + (conv ? kMvnPreRegion : kMvnLongHalf);
+    E* const pre_b = !kWork ? work : work + shift + (conv ? kMvnPreRegion : kMvnLongHalf);
     E* const xf = kHalf ? work + 2 * kMvnPreRegion + shift : work;
     const E* ps = nullptr;
     const E* pb = nullptr;
-    if constexpr (kHalf) {
-        if (n <= kMvnPreconvertLong) {
-            if (a.scale && a.scale_rs == 0 && a.scale_ks == 1) {
-                convert(static_cast<const T*>(a.scale), pre_s, n);
-                ps = pre_s;
-            }
-            if (a.bias && a.bias_rs == 0 && a.bias_ks == 1) {
-                convert(static_cast<const T*>(a.bias), pre_b, n);
-                pb = pre_b;
-            }
+    // Shared contiguous Scale/Bias: float16/bfloat16 converted; float32
+    // copied where a streamed row would load it across lines (with 64-byte
+    // vectors every load straddles then; with AVX2's 32-byte vectors half
+    // of them do, and the copy did not pay).
+    const auto shared = [&](const void* p, ptrdiff_t rs, ptrdiff_t ks) {
+        if (!p || rs != 0 || ks != 1 || n > kMvnPreconvertLong) return false;
+        return kHalf || (lead != 0 && before_boundary<64>(static_cast<const T*>(p)) != lead);
+    };
+    if constexpr (kWork) {
+        if (shared(a.scale, a.scale_rs, a.scale_ks)) {
+            convert(static_cast<const T*>(a.scale), pre_s, n);
+            ps = pre_s;
+        }
+        if (shared(a.bias, a.bias_rs, a.bias_ks)) {
+            convert(static_cast<const T*>(a.bias), pre_b, n);
+            pb = pre_b;
         }
     }
     alignas(64) E buf[kNormBlock];
