@@ -192,8 +192,8 @@ NormCase scaled_case(simdax_operator_type op, simdax_dtype dt, const std::vector
 // the row before's output and sums x unshifted: rows far from 0 take the
 // second pass around their mean. Scale/Bias in the data's type, then in
 // float32 and at another place in the line than the rows (float32 rows
-// copy them to the rows' place). RMSNormalization with rows of 4060 (stride 4096), whose
-// float16/bfloat16 rows have float copies.
+// copy them to the rows' place). RMSNormalization with rows of 4060
+// (stride 4096), whose float16/bfloat16 rows have float copies.
 TEST(LayerNorm, StreamedOutput) {
     Rng rng(test_seed(0x5757));
     with_fact_both_ways(&simdax::CpuFacts::carry_row_passes, [&] {

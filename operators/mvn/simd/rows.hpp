@@ -33,8 +33,9 @@ constexpr size_t kCarryRowBytes = 8192;
 constexpr size_t kPrefetchOutBytes = size_t(1) << 20;
 // The float copies of one batch (mvn_batch: at most 6 KiB of input).
 constexpr size_t kMvnCopySet = 3072;
-// mvn_rows' float16/bfloat16 work array: the converted Scale/Bias and two
-// sets of copies, each region with a line (kMvnLineLanes) to spare, by which
+// mvn_rows' work array (float16/bfloat16; the streamed float32 rows' Scale/
+// Bias copies too): the converted Scale/Bias and two sets of float16/
+// bfloat16 copies, each region with a line (kMvnLineLanes) to spare, by which
 // its start moves to the output rows' place in their lines. Longer rows have
 // no copies: their shared Scale/Bias are converted into its two halves, up
 // to kMvnPreconvertLong.
